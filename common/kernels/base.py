@@ -1,0 +1,134 @@
+"""Kernel base class: hyperparameters on a log scale, as in scikit-learn.
+
+A kernel holds positive hyperparameters (a variance, one or d lengthscales).
+Optimizers see them as ``theta``, the vector of logs of the *free* ones, with
+log-space ``bounds``; a hyperparameter whose bounds are ``"fixed"`` is left out
+of ``theta`` and never changes during maximum-likelihood fitting.
+"""
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Hyperparameter:
+    """A positive kernel hyperparameter.
+
+    Parameters
+    ----------
+    name : str
+    value : ndarray
+        Current value(s), shape (n_elements,), all > 0.
+    bounds : tuple of float or "fixed"
+        Box ``(low, high)`` applied to every element (in natural units), or
+        ``"fixed"`` to exclude it from ``theta``.
+    """
+
+    name: str
+    value: np.ndarray
+    bounds: object
+
+    @property
+    def fixed(self):
+        return isinstance(self.bounds, str) and self.bounds == "fixed"
+
+
+def check_bounds(name, bounds):
+    """Return ``bounds`` as a valid (low, high) tuple or ``"fixed"``; raise otherwise."""
+    if isinstance(bounds, str):
+        if bounds != "fixed":
+            raise ValueError(f"{name}_bounds must be a (low, high) pair or 'fixed'; got {bounds!r}.")
+        return bounds
+    low, high = (float(b) for b in bounds)
+    if not 0 < low <= high:
+        raise ValueError(f"{name}_bounds must satisfy 0 < low <= high; got ({low}, {high}).")
+    return (low, high)
+
+
+def check_positive(name, value, size=None):
+    """Return ``value`` as a 1-D float array of positive entries (of length ``size`` if given)."""
+    array = np.atleast_1d(np.asarray(value, dtype=float))
+    if array.ndim != 1 or not np.all(np.isfinite(array)) or np.any(array <= 0):
+        raise ValueError(f"{name} must be positive and finite; got {value!r}.")
+    if size is not None and array.size != size:
+        raise ValueError(f"{name} must have {size} element(s); got {array.size}.")
+    return array
+
+
+def as_2d(name, X, dim=None):
+    """Validate an input matrix of shape (n, d)."""
+    X = np.asarray(X, dtype=float)
+    if X.ndim != 2 or (dim is not None and X.shape[1] != dim):
+        expected = f"(n, {dim})" if dim is not None else "(n, d)"
+        raise ValueError(f"{name} must have shape {expected}; got shape {X.shape}.")
+    return X
+
+
+class Kernel:
+    """Abstract positive-definite kernel k(x, x') with log-scale hyperparameters.
+
+    Subclasses implement :meth:`hyperparameters`, :meth:`_with_values`,
+    :meth:`__call__` and :meth:`diag`.
+    """
+
+    def hyperparameters(self):
+        """List of :class:`Hyperparameter`, in the order used by ``theta``."""
+        raise NotImplementedError
+
+    def _with_values(self, values):
+        """Copy of this kernel with hyperparameter values ``{name: array}``."""
+        raise NotImplementedError
+
+    def __call__(self, X, Y=None, eval_gradient=False):
+        """Kernel matrix K[i, j] = k(X[i], Y[j]).
+
+        With ``eval_gradient=True`` (only for ``Y is None``) also return
+        dK/dtheta of shape (n, n, n_theta), the derivative with respect to the
+        log of each free hyperparameter.
+        """
+        raise NotImplementedError
+
+    def diag(self, X):
+        """k(X[i], X[i]) for every row, shape (n,)."""
+        raise NotImplementedError
+
+    @property
+    def n_dims(self):
+        """Number of free log-hyperparameters."""
+        return sum(h.value.size for h in self.hyperparameters() if not h.fixed)
+
+    @property
+    def theta(self):
+        """Logs of the free hyperparameters, shape (n_dims,)."""
+        free = [np.log(h.value) for h in self.hyperparameters() if not h.fixed]
+        return np.concatenate(free) if free else np.empty(0)
+
+    @property
+    def bounds(self):
+        """Log-space bounds of ``theta``, shape (n_dims, 2)."""
+        rows = [
+            np.tile(np.log(h.bounds), (h.value.size, 1))
+            for h in self.hyperparameters()
+            if not h.fixed
+        ]
+        return np.vstack(rows) if rows else np.empty((0, 2))
+
+    def with_theta(self, theta):
+        """Copy of this kernel with free hyperparameters ``exp(theta)``."""
+        theta = np.asarray(theta, dtype=float)
+        if theta.shape != (self.n_dims,):
+            raise ValueError(f"theta must have shape ({self.n_dims},); got {theta.shape}.")
+        values, start = {}, 0
+        for h in self.hyperparameters():
+            if h.fixed:
+                continue
+            values[h.name] = np.exp(theta[start : start + h.value.size])
+            start += h.value.size
+        return self._with_values(values)
+
+    def __repr__(self):
+        parts = []
+        for h in self.hyperparameters():
+            shown = np.array2string(h.value, precision=4) if h.value.size > 1 else f"{h.value[0]:.4g}"
+            parts.append(f"{h.name}={shown}")
+        return f"{type(self).__name__}({', '.join(parts)})"

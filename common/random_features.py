@@ -1,0 +1,148 @@
+"""Random Fourier features and Bayesian linear regression (Rahimi & Recht 2007).
+
+By Bochner's theorem a stationary kernel k(x, x') = s^2 g(x - x') satisfies
+g(r) = E_w[cos(w^T r)] for w drawn from its spectral density. With D draws,
+
+    phi(x) = D^{-1/2} [sin(w_1^T x), ..., sin(w_D^T x), cos(w_1^T x), ..., cos(w_D^T x)]
+
+gives phi(x)^T phi(x') = D^{-1} sum_j cos(w_j^T (x - x')) -> g(x - x')   (EGP-TS eq. 14-15;
+the sin/cos pairs are grouped rather than interleaved, which only permutes the features).
+The GP is then approximated by the Bayesian linear model f(x) = phi(x)^T theta,
+theta ~ N(0, s^2 I), y = f(x) + eps, eps ~ N(0, sigma_n^2) (eq. 16, 19), whose
+posterior is Gaussian (eq. 17). A draw theta~ from it is a whole function that
+can be evaluated and maximized anywhere: Thompson sampling (eq. 18).
+"""
+import numpy as np
+from scipy.linalg import cho_solve, cholesky, solve_triangular
+
+from common.kernels.base import as_2d
+
+
+class RandomFourierFeatures:
+    """Feature map phi with phi(x)^T phi(x') ~ g(x - x') for a stationary kernel.
+
+    Parameters
+    ----------
+    kernel : StationaryKernel
+        Provides ``sample_spectral`` and ``variance``.
+    n_features : int
+        Number of frequencies D (the map has 2 D outputs).
+    dim : int
+        Input dimension d.
+    rng : numpy.random.Generator
+    """
+
+    def __init__(self, kernel, n_features, dim, rng):
+        if n_features < 1:
+            raise ValueError(f"n_features must be >= 1; got {n_features}.")
+        self.kernel = kernel
+        self.n_features = int(n_features)
+        self.dim = int(dim)
+        self.frequencies = kernel.sample_spectral(self.n_features, self.dim, rng)  # (D, d)
+
+    def __call__(self, X):
+        """Features of shape (n, 2 D)."""
+        X = as_2d("X", X, self.dim)
+        projection = X @ self.frequencies.T
+        return np.hstack([np.sin(projection), np.cos(projection)]) / np.sqrt(self.n_features)
+
+    def gradient(self, x):
+        """Jacobian d phi(x) / dx of shape (2 D, d) at one point x of shape (d,)."""
+        projection = self.frequencies @ np.asarray(x, dtype=float)
+        scale = 1.0 / np.sqrt(self.n_features)
+        return np.vstack([np.cos(projection)[:, None] * self.frequencies,
+                          -np.sin(projection)[:, None] * self.frequencies]) * scale
+
+    def kernel_estimate(self, X, Y=None):
+        """s^2 phi(X) phi(Y)^T, the Monte-Carlo estimate of the kernel matrix."""
+        Phi_X = self(X)
+        Phi_Y = Phi_X if Y is None else self(Y)
+        return self.kernel.variance * Phi_X @ Phi_Y.T
+
+
+class BayesianLinearRegression:
+    """Posterior over theta in y = phi(x)^T theta + eps (EGP-TS eq. 17 and 11-12).
+
+    Parameters
+    ----------
+    features : RandomFourierFeatures
+    noise_variance : float
+        sigma_n^2 > 0.
+    prior_variance : float, optional
+        s^2 = Var(theta_j); defaults to the kernel's variance.
+
+    Attributes
+    ----------
+    mean : (2D,) posterior mean theta_hat = Sigma Phi^T y / sigma_n^2
+    cov : (2D, 2D) posterior covariance Sigma = (Phi^T Phi / sigma_n^2 + I / s^2)^{-1}
+    """
+
+    def __init__(self, features, noise_variance, prior_variance=None):
+        if not noise_variance > 0:
+            raise ValueError(f"noise_variance must be > 0; got {noise_variance!r}.")
+        self.features = features
+        self.noise_variance = float(noise_variance)
+        self.prior_variance = float(features.kernel.variance if prior_variance is None else prior_variance)
+        size = 2 * features.n_features
+        self.mean = np.zeros(size)
+        self.cov = self.prior_variance * np.eye(size)
+
+    def fit(self, X, y):
+        """Batch posterior from data (eq. 17)."""
+        Phi = self.features(X)
+        y = np.asarray(y, dtype=float).reshape(-1)
+        precision = Phi.T @ Phi / self.noise_variance + np.eye(Phi.shape[1]) / self.prior_variance
+        L = cholesky(precision, lower=True)
+        self.cov = cho_solve((L, True), np.eye(len(L)))
+        self.mean = cho_solve((L, True), Phi.T @ y / self.noise_variance)
+        return self
+
+    def predictive(self, x):
+        """Predictive mean and variance of y at one point (eq. 10): y_hat, s^2 = phi^T Sigma phi + sigma_n^2."""
+        phi = self.features(np.asarray(x, dtype=float).reshape(1, -1))[0]
+        return phi @ self.mean, phi @ self.cov @ phi + self.noise_variance
+
+    def update(self, x, y):
+        """Rank-one recursive Bayes update with one observation (eqs. 11-12).
+
+        Returns the log predictive density log N(y; y_hat, s^2) computed before
+        the update, which is the one-step evidence used for mixture weights (eq. 10).
+        """
+        phi = self.features(np.asarray(x, dtype=float).reshape(1, -1))[0]
+        cov_phi = self.cov @ phi
+        predicted, variance = phi @ self.mean, phi @ cov_phi + self.noise_variance
+        self.mean = self.mean + cov_phi * (y - predicted) / variance
+        self.cov = self.cov - np.outer(cov_phi, cov_phi) / variance
+        self.cov = 0.5 * (self.cov + self.cov.T)
+        return -0.5 * (np.log(2 * np.pi * variance) + (y - predicted) ** 2 / variance)
+
+    def log_evidence(self, X, y):
+        """log N(y; 0, s^2 Phi Phi^T + sigma_n^2 I), the marginal likelihood of the RF model."""
+        Phi = self.features(X)
+        y = np.asarray(y, dtype=float).reshape(-1)
+        C = self.prior_variance * Phi @ Phi.T + self.noise_variance * np.eye(len(y))
+        L = cholesky(C, lower=True)
+        z = solve_triangular(L, y, lower=True)
+        return -0.5 * z @ z - np.log(np.diag(L)).sum() - 0.5 * len(y) * np.log(2 * np.pi)
+
+    def sample_function(self, rng):
+        """A posterior function draw f~(x) = phi(x)^T theta~, theta~ ~ N(mean, cov) (eq. 18)."""
+        values, vectors = np.linalg.eigh(0.5 * (self.cov + self.cov.T))
+        root = vectors * np.sqrt(np.clip(values, 0.0, None))  # clip: rank-1 downdates can lose definiteness
+        theta = self.mean + root @ rng.standard_normal(len(values))
+        return SampledFunction(self.features, theta)
+
+
+class SampledFunction:
+    """A function x -> phi(x)^T theta with its gradient, from a random-feature draw."""
+
+    def __init__(self, features, theta):
+        self.features = features
+        self.theta = theta
+
+    def __call__(self, X):
+        return self.features(X) @ self.theta
+
+    def value_and_gradient(self, x):
+        x = np.asarray(x, dtype=float)
+        return float(self.features(x[None, :])[0] @ self.theta), self.features.gradient(x).T @ self.theta

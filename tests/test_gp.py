@@ -1,0 +1,134 @@
+"""Exact GP: interpolation, agreement with scikit-learn, updates, repeated inputs, MLE."""
+import numpy as np
+import pytest
+from sklearn.gaussian_process import GaussianProcessRegressor
+from sklearn.gaussian_process.kernels import RBF, ConstantKernel, Matern as SklearnMatern
+
+from common.gp import GaussianProcess, jittered_cholesky
+from common.kernels import Matern, SquaredExponential
+
+RNG = np.random.default_rng(42)
+X = RNG.uniform(-1, 1, (25, 2))
+Y = np.sin(3 * X[:, 0]) * np.cos(2 * X[:, 1])
+X_TEST = RNG.uniform(-1, 1, (40, 2))
+
+
+@pytest.mark.parametrize("y_transform", ["none", "standardize"])
+@pytest.mark.parametrize("kernel, reference", [
+    (SquaredExponential([0.4, 0.7], 1.3), ConstantKernel(1.3) * RBF([0.4, 0.7])),
+    (Matern(2.5, 0.5, 0.9), ConstantKernel(0.9) * SklearnMatern(0.5, nu=2.5)),
+])
+def test_posterior_equals_sklearn_with_fixed_hyperparameters(kernel, reference, y_transform):
+    gp = GaussianProcess(kernel, noise_variance=1e-4, y_transform=y_transform).fit(X, Y)
+    sk = GaussianProcessRegressor(reference, alpha=1e-4, optimizer=None,
+                                  normalize_y=y_transform == "standardize").fit(X, Y)
+    mean, std = gp.predict(X_TEST, return_std=True)
+    sk_mean, sk_std = sk.predict(X_TEST, return_std=True)
+    np.testing.assert_allclose(mean, sk_mean, atol=1e-8)
+    np.testing.assert_allclose(std, sk_std, atol=1e-8)
+    _, cov = gp.predict(X_TEST[:5], return_cov=True)
+    np.testing.assert_allclose(cov, sk.predict(X_TEST[:5], return_cov=True)[1], atol=1e-8)
+    assert gp.log_marginal_likelihood() == pytest.approx(sk.log_marginal_likelihood_value_, abs=1e-8)
+
+
+def test_noise_free_gp_interpolates():
+    gp = GaussianProcess(SquaredExponential(0.5), noise_variance=0.0).fit(X, Y)
+    mean, std = gp.predict(X, return_std=True)
+    np.testing.assert_allclose(mean, Y, atol=1e-5)
+    assert std.max() < 1e-3
+
+
+def test_repeated_noise_free_inputs_do_not_crash():
+    X_rep = np.vstack([X, X[:5]])
+    gp = GaussianProcess(SquaredExponential(0.5), noise_variance=0.0).fit(X_rep, np.append(Y, Y[:5]))
+    assert gp.jitter > 0
+    assert np.all(np.isfinite(gp.predict(X_TEST)))
+
+
+def test_jittered_cholesky_leaves_well_conditioned_matrices_alone():
+    A = np.array([[2.0, 0.5], [0.5, 1.0]])
+    L, jitter = jittered_cholesky(A)
+    assert jitter == 0.0
+    np.testing.assert_allclose(L @ L.T, A)
+
+
+@pytest.mark.parametrize("y_transform", ["none", "center", "standardize"])
+def test_one_point_update_equals_refit(y_transform):
+    kernel = SquaredExponential([0.4, 0.7], 1.3)
+    incremental = GaussianProcess(kernel, 1e-4, y_transform=y_transform).fit(X[:-3], Y[:-3])
+    for x, y in zip(X[-3:], Y[-3:]):
+        incremental.add_observation(x, y)
+    refit = GaussianProcess(kernel, 1e-4, y_transform=y_transform).fit(X, Y)
+    for a, b in zip(incremental.predict(X_TEST, return_std=True), refit.predict(X_TEST, return_std=True)):
+        np.testing.assert_allclose(a, b, atol=1e-10)
+
+
+@pytest.mark.parametrize("y_transform", ["none", "standardize"])
+def test_unique_point_posterior_equals_naive_posterior_on_repeats(y_transform):
+    counts = RNG.integers(1, 6, size=8)
+    X_unique = X[:8]
+    X_rows = np.repeat(X_unique, counts, axis=0)
+    y_rows = np.repeat(Y[:8], counts) + 0.1 * RNG.standard_normal(counts.sum())
+    kernel = Matern(2.5, 0.5, 1.0)
+    naive = GaussianProcess(kernel, 0.05, y_transform=y_transform).fit(X_rows, y_rows)
+    grouped = GaussianProcess(kernel, 0.05, y_transform=y_transform).fit_repeated(X_rows, y_rows)
+    np.testing.assert_array_equal(grouped.counts, counts)
+    assert len(grouped.X) == 8
+    for a, b in zip(naive.predict(X_TEST, return_std=True), grouped.predict(X_TEST, return_std=True)):
+        np.testing.assert_allclose(a, b, atol=1e-10)
+
+
+def test_log_marginal_likelihood_gradient_matches_finite_differences():
+    gp = GaussianProcess(SquaredExponential([0.4, 0.7], 1.3), 1e-2, noise_bounds=(1e-6, 1.0)).fit(X, Y)
+    theta = gp.theta
+    value, gradient = gp.log_marginal_likelihood(theta, eval_gradient=True)
+    step = 1e-6
+    numeric = [(gp.log_marginal_likelihood(theta + step * e) - value) / step for e in np.eye(len(theta))]
+    np.testing.assert_allclose(gradient, numeric, rtol=1e-4, atol=1e-5)
+
+
+def test_mle_does_not_decrease_likelihood_and_respects_bounds():
+    gp = GaussianProcess(SquaredExponential([1.0, 1.0], 1.0, lengthscale_bounds=(0.05, 5.0)),
+                         1e-4, y_transform="standardize").fit(X, Y)
+    before = gp.log_marginal_likelihood()
+    gp.fit_hyperparameters(np.random.default_rng(0), n_restarts=2)
+    assert gp.log_marginal_likelihood() >= before - 1e-9
+    assert np.all(gp.kernel.lengthscale >= 0.05 - 1e-12) and np.all(gp.kernel.lengthscale <= 5.0 + 1e-12)
+
+
+def test_mle_matches_sklearn_optimum():
+    gp = GaussianProcess(SquaredExponential(1.0, 1.0, (1e-2, 1e2), (1e-2, 1e2)), 1e-4).fit(X, Y)
+    gp.fit_hyperparameters(np.random.default_rng(0), n_restarts=3)
+    sk = GaussianProcessRegressor(ConstantKernel(1.0, (1e-2, 1e2)) * RBF(1.0, (1e-2, 1e2)), alpha=1e-4,
+                                  n_restarts_optimizer=3, random_state=0).fit(X, Y)
+    assert gp.log_marginal_likelihood() == pytest.approx(sk.log_marginal_likelihood_value_, abs=1e-3)
+
+
+def test_joint_samples_have_posterior_moments():
+    gp = GaussianProcess(SquaredExponential(0.5), 1e-4).fit(X[:6], Y[:6])
+    samples = gp.sample(X_TEST[:3], 20_000, np.random.default_rng(0))
+    mean, cov = gp.predict(X_TEST[:3], return_cov=True)
+    np.testing.assert_allclose(samples.mean(0), mean, atol=0.03)
+    np.testing.assert_allclose(np.cov(samples.T), cov, atol=0.03)
+
+
+def test_predict_gradient_matches_finite_differences():
+    gp = GaussianProcess(Matern(2.5, [0.4, 0.6], 1.1), 1e-4, y_transform="standardize").fit(X, Y)
+    x = np.array([0.1, -0.3])
+    mean, std, d_mean, d_std = gp.predict_with_gradient(x)
+    step = 1e-6
+    for j in range(2):
+        shifted = x.copy()
+        shifted[j] += step
+        m2, s2 = gp.predict(shifted[None, :], return_std=True)
+        assert d_mean[j] == pytest.approx((m2[0] - mean) / step, rel=1e-3, abs=1e-5)
+        assert d_std[j] == pytest.approx((s2[0] - std) / step, rel=1e-3, abs=1e-5)
+
+
+def test_bad_input_errors_name_the_parameter():
+    with pytest.raises(ValueError, match="y_transform"):
+        GaussianProcess(SquaredExponential(1.0), y_transform="log")
+    with pytest.raises(ValueError, match="same number of rows"):
+        GaussianProcess(SquaredExponential(1.0)).fit(X, Y[:-1])
+    with pytest.raises(RuntimeError, match="fit"):
+        GaussianProcess(SquaredExponential(1.0)).predict(X)

@@ -1,0 +1,84 @@
+"""Kernels: agreement with scikit-learn, gradients, positive definiteness, spectral samplers."""
+import numpy as np
+import pytest
+from scipy.optimize import approx_fprime
+from sklearn.gaussian_process.kernels import RBF, ConstantKernel, Matern as SklearnMatern
+
+from common.kernels import AdditiveKernel, Matern, SquaredExponential
+
+RNG = np.random.default_rng(0)
+X = RNG.random((12, 3))
+Y = RNG.random((7, 3))
+
+KERNEL_PAIRS = [
+    (SquaredExponential(0.4, 1.7), ConstantKernel(1.7) * RBF(0.4)),
+    (SquaredExponential([0.3, 0.6, 1.1], 0.8), ConstantKernel(0.8) * RBF([0.3, 0.6, 1.1])),
+    *[(Matern(nu, 0.5, 1.3), ConstantKernel(1.3) * SklearnMatern(0.5, nu=nu)) for nu in (0.5, 1.5, 2.5)],
+    *[(Matern(nu, [0.2, 0.5, 0.9], 2.0), ConstantKernel(2.0) * SklearnMatern([0.2, 0.5, 0.9], nu=nu))
+      for nu in (0.5, 1.5, 2.5)],
+]
+IDS = [repr(k) for k, _ in KERNEL_PAIRS]
+
+
+@pytest.mark.parametrize("kernel, reference", KERNEL_PAIRS, ids=IDS)
+def test_matches_sklearn(kernel, reference):
+    np.testing.assert_allclose(kernel(X, Y), reference(X, Y), rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("kernel, reference", KERNEL_PAIRS, ids=IDS)
+def test_log_hyperparameter_gradient_matches_sklearn(kernel, reference):
+    _, gradient = kernel(X, eval_gradient=True)
+    _, expected = reference(X, eval_gradient=True)
+    np.testing.assert_allclose(gradient, expected, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("kernel", [k for k, _ in KERNEL_PAIRS], ids=IDS)
+def test_gradient_in_x_matches_finite_differences(kernel):
+    x = RNG.random(3)
+    analytic = kernel.gradient_x(x, Y)
+    for j in range(len(Y)):
+        numeric = approx_fprime(x, lambda z: kernel(z[None, :], Y[j:j + 1])[0, 0], 1e-7)
+        np.testing.assert_allclose(analytic[j], numeric, rtol=1e-4, atol=1e-6)
+
+
+@pytest.mark.parametrize("kernel", [k for k, _ in KERNEL_PAIRS], ids=IDS)
+def test_kernel_matrix_is_positive_semidefinite(kernel):
+    assert np.linalg.eigvalsh(kernel(X)).min() > -1e-10
+
+
+@pytest.mark.parametrize("kernel", [k for k, _ in KERNEL_PAIRS], ids=IDS)
+def test_spectral_samples_reproduce_the_kernel(kernel):
+    frequencies = kernel.sample_spectral(200_000, 3, np.random.default_rng(1))
+    difference = X[0] - X[1:4]
+    estimate = kernel.variance * np.cos(difference @ frequencies.T).mean(axis=1)
+    np.testing.assert_allclose(estimate, kernel(X[:1], X[1:4])[0], atol=0.01 * kernel.variance)
+
+
+def test_with_theta_roundtrip_and_fixed_parameters_are_excluded():
+    kernel = SquaredExponential([0.3, 0.6], 2.0, variance_bounds="fixed")
+    assert kernel.n_dims == 2
+    clone = kernel.with_theta(np.log([0.5, 0.7]))
+    np.testing.assert_allclose(clone.lengthscale, [0.5, 0.7])
+    assert clone.variance == 2.0 and kernel.lengthscale[0] == 0.3
+
+
+def test_additive_kernel_is_sum_of_group_kernels():
+    base = SquaredExponential(0.5, 1.5)
+    additive = AdditiveKernel(base, [[0, 2], [1]])
+    expected = base(X[:, [0, 2]], Y[:, [0, 2]]) + base(X[:, [1]], Y[:, [1]])
+    np.testing.assert_allclose(additive(X, Y), expected)
+    K, gradient = additive(X, eval_gradient=True)
+    _, g0 = base(X[:, [0, 2]], eval_gradient=True)
+    _, g1 = base(X[:, [1]], eval_gradient=True)
+    np.testing.assert_allclose(gradient, g0 + g1)
+
+
+def test_invalid_arguments_name_the_parameter():
+    with pytest.raises(ValueError, match="nu"):
+        Matern(nu=2.0)
+    with pytest.raises(ValueError, match="lengthscale"):
+        SquaredExponential(lengthscale=-1.0)
+    with pytest.raises(ValueError, match="lengthscales"):
+        SquaredExponential([0.1, 0.2])(X)
+    with pytest.raises(ValueError, match="disjoint"):
+        AdditiveKernel(SquaredExponential(1.0), [[0, 1], [1]])
