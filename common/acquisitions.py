@@ -71,7 +71,12 @@ class UpperConfidenceBound(Acquisition):
 
 
 class ExpectedImprovement(Acquisition):
-    """EI(x) = (mu - y_best - xi) Phi(z) + sigma phi(z); 0 where sigma = 0 (bo_pp eq. 5)."""
+    """EI(x) = (mu - y_best - xi) Phi(z) + sigma phi(z).
+
+    Where sigma = 0 this is the limit max(mu - y_best - xi, 0). The bo_pp paper
+    (eq. 5) writes 0 there; the two agree at observed points, the only places
+    where a noise-free posterior has sigma = 0, because there mu <= y_best.
+    """
 
     name = "EI"
 
@@ -85,9 +90,10 @@ class ExpectedImprovement(Acquisition):
         safe_std = np.where(positive, std, 1.0)
         z = improvement / safe_std
         cdf, pdf = ndtr(z), _normal_pdf(z)
-        value = np.where(positive, improvement * cdf + std * pdf, 0.0)
+        value = np.where(positive, improvement * cdf + std * pdf, np.maximum(improvement, 0.0))
         # dEI/dmu = Phi(z), dEI/dsigma = phi(z)
-        return value, np.where(positive, cdf, 0.0), np.where(positive, pdf, 0.0)
+        by_mean = np.where(positive, cdf, (improvement > 0).astype(float))
+        return value, by_mean, np.where(positive, pdf, 0.0)
 
 
 class ProbabilityOfImprovement(Acquisition):

@@ -86,6 +86,7 @@ class BayesianLinearRegression:
         size = 2 * features.n_features
         self.mean = np.zeros(size)
         self.cov = self.prior_variance * np.eye(size)
+        self._precision_factor = np.eye(size) / np.sqrt(self.prior_variance)
 
     def fit(self, X, y):
         """Batch posterior from data (eq. 17)."""
@@ -95,6 +96,7 @@ class BayesianLinearRegression:
         L = cholesky(precision, lower=True)
         self.cov = cho_solve((L, True), np.eye(len(L)))
         self.mean = cho_solve((L, True), Phi.T @ y / self.noise_variance)
+        self._precision_factor = L
         return self
 
     def predictive(self, x):
@@ -114,6 +116,7 @@ class BayesianLinearRegression:
         self.mean = self.mean + cov_phi * (y - predicted) / variance
         self.cov = self.cov - np.outer(cov_phi, cov_phi) / variance
         self.cov = 0.5 * (self.cov + self.cov.T)
+        self._precision_factor = None
         return -0.5 * (np.log(2 * np.pi * variance) + (y - predicted) ** 2 / variance)
 
     def log_evidence(self, X, y):
@@ -126,11 +129,20 @@ class BayesianLinearRegression:
         return -0.5 * z @ z - np.log(np.diag(L)).sum() - 0.5 * len(y) * np.log(2 * np.pi)
 
     def sample_function(self, rng):
-        """A posterior function draw f~(x) = phi(x)^T theta~, theta~ ~ N(mean, cov) (eq. 18)."""
+        """A posterior function draw f~(x) = phi(x)^T theta~, theta~ ~ N(mean, cov) (eq. 18).
+
+        After :meth:`fit`, theta~ = mean + L^{-T} z with L L^T the posterior
+        precision (one triangular solve). After rank-one updates the covariance
+        is factored by an eigendecomposition whose negative eigenvalues, from
+        round-off in the downdates, are clipped to 0.
+        """
+        z = rng.standard_normal(len(self.mean))
+        if self._precision_factor is not None:
+            return SampledFunction(self.features, self.mean + solve_triangular(self._precision_factor.T, z,
+                                                                               lower=False))
         values, vectors = np.linalg.eigh(0.5 * (self.cov + self.cov.T))
-        root = vectors * np.sqrt(np.clip(values, 0.0, None))  # clip: rank-1 downdates can lose definiteness
-        theta = self.mean + root @ rng.standard_normal(len(values))
-        return SampledFunction(self.features, theta)
+        root = vectors * np.sqrt(np.clip(values, 0.0, None))
+        return SampledFunction(self.features, self.mean + root @ z)
 
 
 class SampledFunction:

@@ -1,0 +1,66 @@
+"""Registry of the notebooks, read by ``reproduce.py``.
+
+:data:`NOTEBOOKS` maps a notebook key to the dotted name of its experiment module.
+The key is also the paper key: results go to ``data/results/<key>/``, figures
+to ``figures/<key>/``, the paper's numbers come from ``data/paper/<key>.csv``.
+
+An experiment module defines
+
+``NOTEBOOK`` : str
+    The notebook's file name in ``notebooks/``, e.g. ``"bo_pp.ipynb"``.
+``TITLE`` : str
+    The paper (or topic), as the listing shows it.
+``OUTPUTS`` : list of str
+    The paper's figures and tables the notebook regenerates, e.g. ``["Fig. 2", "Table 1"]``.
+``SCALES`` : dict
+    ``{scale: {parameter: default}}`` for ``"smoke"``, ``"quick"`` and ``"paper"``,
+    plain literals; the notebook resolves them with
+    :func:`common.notebook.resolve_parameters`.
+``make_grid(params)`` : function
+    The run configurations (list of dicts) of the notebook's experiments for the
+    resolved parameters, so that ``reproduce.py --list`` can estimate their cost.
+``ALLOWED`` : dict, optional
+    Passed as ``allowed`` to :func:`~common.notebook.resolve_parameters`.
+
+and the module-level run functions the notebook hands to
+:func:`common.runner.run_grid`. The notebook imports the same module, so the
+grid that ``--list`` prices is the grid the notebook runs. To add a notebook,
+add one line to :data:`NOTEBOOKS`, e.g. ``"bo_pp": "common.experiments.bo_pp"``.
+"""
+import importlib
+
+NOTEBOOKS = {}
+
+REQUIRED_ATTRIBUTES = ("NOTEBOOK", "TITLE", "OUTPUTS", "SCALES", "make_grid")
+
+
+def load_experiment(key, registry=None):
+    """Import the experiment module of notebook ``key`` and check that it follows the protocol.
+
+    Parameters
+    ----------
+    key : str
+        A key of ``registry``.
+    registry : dict, optional
+        ``{key: module name}``; default :data:`NOTEBOOKS`.
+
+    Returns
+    -------
+    module
+
+    Raises
+    ------
+    KeyError
+        If ``key`` is not registered.
+    ValueError
+        If the module lacks an attribute of the protocol.
+    """
+    registry = NOTEBOOKS if registry is None else registry
+    if key not in registry:
+        raise KeyError(f"unknown notebook {key!r}; registered: {', '.join(registry) or '(none)'}")
+    module = importlib.import_module(registry[key])
+    missing = [name for name in REQUIRED_ATTRIBUTES if not hasattr(module, name)]
+    if missing:
+        raise ValueError(f"experiment module {registry[key]} of notebook {key!r} lacks {missing}; "
+                         f"see the protocol in common/experiments/__init__.py")
+    return module

@@ -1,0 +1,89 @@
+"""Where the companion's files live.
+
+Every path is built from the location of this package, never from the working
+directory: papermill runs kernels in the caller's directory and nbval in the
+notebook's folder, so relative paths would point somewhere different in each.
+
+Two environment variables redirect the outputs, so that tests and the CI smoke
+run start from an empty cache and leave the committed figures alone:
+
+``BO_RESULTS_ROOT``
+    replaces ``data/results`` (the cached run results, one folder per paper);
+``BO_FIGURES_ROOT``
+    replaces ``figures`` (figures, tables, verdicts, notebook summaries), and
+    then also receives the ``REPRODUCTION.md`` scorecard instead of the
+    repository root.
+"""
+import os
+import re
+from pathlib import Path
+
+RESULTS_ROOT_VARIABLE = "BO_RESULTS_ROOT"
+FIGURES_ROOT_VARIABLE = "BO_FIGURES_ROOT"
+
+_PAPER_KEY = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+def repo_root():
+    """Root folder of the repository (the parent of the ``common`` package)."""
+    return Path(__file__).resolve().parent.parent
+
+
+def check_paper_key(paper_key):
+    """Return ``paper_key`` if it is a valid key, e.g. ``"bo_pp"``, else raise ValueError.
+
+    A key names a paper's folders, so it is restricted to lower-case letters,
+    digits and underscores, starting with a letter.
+    """
+    if not isinstance(paper_key, str) or not _PAPER_KEY.match(paper_key):
+        raise ValueError(
+            f"paper_key must be lower-case letters, digits and underscores starting with a "
+            f"letter (e.g. 'bo_pp'); got {paper_key!r}"
+        )
+    return paper_key
+
+
+def _root_from_environment(variable, default):
+    value = os.environ.get(variable)
+    return Path(value).resolve() if value else default
+
+
+def results_root():
+    """Folder holding one result folder per paper (``data/results`` or ``$BO_RESULTS_ROOT``)."""
+    return _root_from_environment(RESULTS_ROOT_VARIABLE, repo_root() / "data" / "results")
+
+
+def results_dir(paper_key):
+    """Folder of the cached run results of one paper (not created here)."""
+    return results_root() / check_paper_key(paper_key)
+
+
+def figures_root():
+    """Folder holding one figure folder per paper (``figures`` or ``$BO_FIGURES_ROOT``)."""
+    return _root_from_environment(FIGURES_ROOT_VARIABLE, repo_root() / "figures")
+
+
+def figures_dir(paper_key):
+    """Folder of a paper's regenerated figures, tables and verdicts (not created here)."""
+    return figures_root() / check_paper_key(paper_key)
+
+
+def paper_data_path(paper_key):
+    """CSV of the numbers transcribed from the paper (format: see :mod:`common.claims`)."""
+    return repo_root() / "data" / "paper" / f"{check_paper_key(paper_key)}.csv"
+
+
+def notebooks_dir():
+    """Folder of the notebooks, one per paper."""
+    return repo_root() / "notebooks"
+
+
+def scorecard_path():
+    """Where ``reproduce.py`` writes ``REPRODUCTION.md``.
+
+    The repository root normally; the figures root when ``BO_FIGURES_ROOT`` is
+    set, so that a smoke run does not overwrite the committed scorecard.
+    """
+    if os.environ.get(FIGURES_ROOT_VARIABLE):
+        return figures_root() / "REPRODUCTION.md"
+    return repo_root() / "REPRODUCTION.md"

@@ -1,0 +1,150 @@
+"""Figures in one style, saved under the paper's own figure names.
+
+:func:`save_figure` writes ``figures/<key>/<name>.png`` (and ``.pdf``) where
+``name`` follows the paper (``fig3``, ``fig2b``); :func:`save_table` writes
+``<name>.csv`` (``table1``). Both record what they wrote, for the notebook
+summary. :func:`plot_mean_band` draws a mean curve with a shaded band and
+returns the words that say what the band is, for the caption.
+"""
+import re
+
+import matplotlib
+import numpy as np
+
+from common import paths
+
+STYLE = {
+    "figure.figsize": (6.0, 3.8),
+    "figure.dpi": 100,
+    "figure.constrained_layout.use": True,
+    "savefig.dpi": 150,
+    "font.size": 10,
+    "axes.titlesize": 10,
+    "axes.labelsize": 10,
+    "axes.grid": True,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "grid.alpha": 0.3,
+    "legend.frameon": False,
+    "legend.fontsize": 9,
+    "lines.linewidth": 1.6,
+    "image.cmap": "viridis",
+}
+
+# Half-width of the band around the mean, from the per-point sample std (ddof=1) and run count,
+# with the words a caption uses for it.
+BANDS = {
+    "se": (lambda std, n: std / np.sqrt(n), "± one standard error of the mean"),
+    "ci95": (lambda std, n: 1.96 * std / np.sqrt(n), "± 1.96 standard errors (normal 95% interval of the mean)"),
+    "std": (lambda std, n: std, "± one standard deviation"),
+    "half_std": (lambda std, n: std / 2, "± half a standard deviation"),
+    "quarter_std": (lambda std, n: std / 4, "± a quarter of a standard deviation"),
+}
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
+_written = []
+
+
+def use_style():
+    """Apply the companion's matplotlib style (:data:`STYLE`) to the figures created from now on."""
+    matplotlib.rcParams.update(STYLE)
+
+
+def _target(paper_key, name, suffix):
+    if not isinstance(name, str) or not _NAME.match(name):
+        raise ValueError(f"name must be the paper's figure or table name without extension, letters, digits, "
+                         f"'_' or '-' (e.g. 'fig3', 'table1'); got {name!r}")
+    folder = paths.figures_dir(paper_key)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / f"{name}.{suffix}"
+
+
+def _record(path):
+    if path not in _written:
+        _written.append(path)
+    return path
+
+
+def save_figure(fig, paper_key, name, *, pdf=True):
+    """Save ``fig`` as ``figures/<paper_key>/<name>.png`` and, if ``pdf``, ``.pdf``.
+
+    The figure stays open so that a notebook still shows it. File metadata
+    holds no dates, so an unchanged figure rewrites the same PDF bytes.
+
+    Returns
+    -------
+    list of pathlib.Path
+    """
+    written = [_target(paper_key, name, "png")]
+    fig.savefig(written[0], metadata={"Software": None})
+    if pdf:
+        written.append(_target(paper_key, name, "pdf"))
+        fig.savefig(written[1], metadata={"CreationDate": None, "Creator": None, "Producer": None})
+    return [_record(path) for path in written]
+
+
+def save_table(table, paper_key, name):
+    """Save a DataFrame as ``figures/<paper_key>/<name>.csv`` (no index); return the path."""
+    path = _target(paper_key, name, "csv")
+    table.to_csv(path, index=False)
+    return _record(path)
+
+
+def files_written(paper_key=None):
+    """Files written by :func:`save_figure` and :func:`save_table` in this process (of one paper if given)."""
+    if paper_key is None:
+        return list(_written)
+    folder = paths.figures_dir(paper_key)
+    return [path for path in _written if path.parent == folder]
+
+
+def plot_mean_band(ax, t, curves, label, *, band="se", color=None, alpha=0.2, **line_kwargs):
+    """Draw the mean of several runs' curves with a shaded band; say what the band is.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+    t : array-like of shape (n_points,) or None
+        Abscissae (None: 1, 2, ..., n_points).
+    curves : array-like of shape (n_runs, n_points)
+        One curve per run (e.g. simple regret per evaluation).
+    label : str
+        Legend label of the mean line.
+    band : {"se", "ci95", "std", "half_std", "quarter_std", "none"}, default="se"
+        Half-width of the band, from the per-point sample standard deviation
+        (ddof=1) over runs; see :data:`BANDS`.
+    color : color, optional
+        Of line and band (default: the axes' colour cycle).
+    alpha : float, default=0.2
+        Opacity of the band.
+    **line_kwargs
+        Passed to ``ax.plot``.
+
+    Returns
+    -------
+    str
+        E.g. ``"mean over 20 runs ± one standard error of the mean"``, for the caption.
+    """
+    curves = np.asarray(curves, dtype=float)
+    if curves.ndim == 1:
+        curves = curves[None, :]
+    if curves.ndim != 2 or curves.shape[1] == 0:
+        raise ValueError(f"curves must have shape (n_runs, n_points); got shape {curves.shape}")
+    if not np.all(np.isfinite(curves)):
+        raise ValueError("curves contain NaN or infinite values; align the runs to a common length first")
+    if band != "none" and band not in BANDS:
+        raise ValueError(f"band must be one of {[*BANDS, 'none']}; got {band!r}")
+    n_runs, n_points = curves.shape
+    t = np.arange(1, n_points + 1) if t is None else np.asarray(t)
+    if t.shape != (n_points,):
+        raise ValueError(f"t must have shape ({n_points},) to match curves; got {t.shape}")
+    mean = curves.mean(axis=0)
+    (line,) = ax.plot(t, mean, label=label, color=color, **line_kwargs)
+    runs = f"{n_runs} run{'s' if n_runs != 1 else ''}"
+    if band == "none":
+        return f"mean over {runs}, no band"
+    if n_runs < 2:
+        return "a single run, no band"
+    half_width_of, words = BANDS[band]
+    half_width = half_width_of(curves.std(axis=0, ddof=1), n_runs)
+    ax.fill_between(t, mean - half_width, mean + half_width, color=line.get_color(), alpha=alpha, linewidth=0)
+    return f"mean over {runs} {words}"

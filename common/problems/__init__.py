@@ -1,0 +1,25 @@
+"""Real-world objectives (hyperparameter tuning on data sets) with the test-function interface.
+
+Each problem has ``name``, ``dim``, ``bounds`` of shape (dim, 2), ``optimal_value``
+(None: unknown) and maps ``X`` of shape (n, dim) to values of shape (n,) to be
+maximised. ``substitute`` and ``data_note`` say how the data differ from the paper's.
+"""
+from common.problems.tuning import (
+    TUNING_PROBLEMS,
+    NNCancer,
+    NNDigits,
+    NNHousing,
+    SVMDigits,
+    TuningProblem,
+    get_tuning_problem,
+)
+
+__all__ = [
+    "TUNING_PROBLEMS",
+    "NNCancer",
+    "NNDigits",
+    "NNHousing",
+    "SVMDigits",
+    "TuningProblem",
+    "get_tuning_problem",
+]

@@ -1,0 +1,453 @@
+"""The result store: one plain data file per run, keyed by the run's configuration.
+
+A *configuration* is a plain-data dict (str, int, float, bool, None, lists and
+dicts of those) that holds everything that determines a run; it includes at
+least ``"paper"`` (the paper key, which names the folder), ``"experiment"`` and
+``"seed"``. Its key is a readable prefix followed by :func:`~common.seeding.stable_hash`
+of the whole configuration, e.g. ``regret_branin_ucb_s3_1f0c2a9b8d7e6f50``.
+
+A *result* is the dict ``{name: value}`` a run function returns, values being
+numpy arrays (numeric, bool or str), Python/numpy scalars or strings. The
+one-dimensional arrays of the greatest length are the run's *traces*, one value
+per evaluation (``y``, ``best_so_far``, ``regret``, ...) and become the rows of
+the tidy table; zero-dimensional values become columns of it; everything else
+(e.g. the queries ``X`` of shape ``(n, d)``) is kept in the file and returned by
+:func:`load_run`.
+
+Each result is one ``.npz`` file in ``data/results/<paper>/`` holding the
+result arrays (prefixed ``r.``), the configuration and metadata as JSON text
+(wall time in seconds, creation time, library and numpy versions, trace names)
+and a SHA-256 checksum over all of it. Files are written to a temporary file in
+the same folder and moved into place with :func:`os.replace`, so a file is
+either complete or absent. A file that cannot be read, lacks a field, fails its
+checksum or holds another configuration is reported with a
+:class:`CorruptResultWarning` and treated as missing; it is never loaded.
+"""
+import datetime
+import functools
+import hashlib
+import json
+import os
+import platform
+import re
+import tempfile
+import tomllib
+import warnings
+import zipfile
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from common import paths
+from common.seeding import canonical_json, stable_hash
+
+FORMAT_VERSION = 1
+REQUIRED_FIELDS = ("paper", "experiment", "seed")
+# Columns the tidy table adds itself; neither configurations nor results may use them.
+RESERVED_NAMES = ("run_key", "eval", "run_seconds")
+_KEY_PREFIX_FIELDS = ("experiment", "problem", "method")
+_ARRAY_PREFIX = "r."
+_CONFIG_ENTRY, _META_ENTRY, _CHECKSUM_ENTRY = "__config__", "__meta__", "__checksum__"
+_ALLOWED_KINDS = {"b": "bool", "i": "int", "u": "unsigned int", "f": "float", "U": "str"}
+
+
+class CorruptResultWarning(UserWarning):
+    """A stored result file is unreadable or inconsistent; the run counts as missing."""
+
+
+class _Corrupt(Exception):
+    """Internal: why a stored file cannot be trusted."""
+
+
+@dataclass(frozen=True)
+class StoredRun:
+    """One run as read back from its file.
+
+    Attributes
+    ----------
+    key : str
+        The run key (also the file name without ``.npz``).
+    config : dict
+        The run's configuration.
+    result : dict
+        ``{name: ndarray | float | int | bool | str}`` as returned by the run function
+        (zero-dimensional arrays come back as Python scalars).
+    traces : tuple of str
+        Names of the per-evaluation arrays (the rows of the tidy table).
+    wall_time : float
+        Seconds the run took, measured by the runner.
+    created : str
+        UTC time stamp (ISO 8601) of the computation.
+    versions : dict
+        Versions of this library, numpy and Python that computed it.
+    path : pathlib.Path
+    """
+
+    key: str
+    config: dict
+    result: dict
+    traces: tuple
+    wall_time: float
+    created: str
+    versions: dict
+    path: Path
+
+    @property
+    def n_evals(self):
+        """Length of the traces (0 if the run has none)."""
+        return len(self.result[self.traces[0]]) if self.traces else 0
+
+
+def validate_config(config):
+    """Check that ``config`` is a valid run configuration and return it.
+
+    Raises
+    ------
+    TypeError
+        If it is not a dict with string keys of plain data.
+    ValueError
+        If a required field is missing or invalid, or a reserved name is used.
+    """
+    if not isinstance(config, dict):
+        raise TypeError(f"a run configuration must be a dict; got {type(config).__name__}: {config!r}")
+    bad_names = [name for name in config if not isinstance(name, str)]
+    if bad_names:
+        raise TypeError(f"configuration keys must be str; got {bad_names!r} in {config!r}")
+    missing = [name for name in REQUIRED_FIELDS if name not in config]
+    if missing:
+        raise ValueError(
+            f"run configuration lacks required field(s) {missing}; every configuration needs "
+            f"{list(REQUIRED_FIELDS)}; got {config!r}"
+        )
+    reserved = [name for name in config if name in RESERVED_NAMES]
+    if reserved:
+        raise ValueError(f"configuration field(s) {reserved} are reserved for the result table; rename them")
+    paths.check_paper_key(config["paper"])
+    if not isinstance(config["experiment"], str) or not config["experiment"]:
+        raise ValueError(f"config['experiment'] must be a non-empty str; got {config['experiment']!r}")
+    seed = config["seed"]
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"config['seed'] must be an int >= 0; got {seed!r}")
+    canonical_json(config)  # raises TypeError naming any value that is not plain data
+    return config
+
+
+def run_key(config):
+    """Key of a run: readable prefix (experiment, problem, method, seed) + hash of the whole config."""
+    validate_config(config)
+    parts = [str(config[name]) for name in _KEY_PREFIX_FIELDS if isinstance(config.get(name), (str, int))]
+    parts.append(f"s{config['seed']}")
+    prefix = "_".join(re.sub(r"[^A-Za-z0-9.-]+", "-", part)[:32] for part in parts)
+    return f"{prefix}_{stable_hash(config)}"
+
+
+def run_path(config):
+    """Path of the file that holds (or will hold) the result of ``config``."""
+    return paths.results_dir(config["paper"]) / f"{run_key(config)}.npz"
+
+
+def _result_arrays(result):
+    if not isinstance(result, dict):
+        raise TypeError(f"a run function must return a dict of results; got {type(result).__name__}")
+    arrays = {}
+    for name, value in result.items():
+        if not isinstance(name, str) or not name.isidentifier() or name.startswith("__"):
+            raise ValueError(f"result names must be identifiers not starting with '__'; got {name!r}")
+        if name in RESERVED_NAMES:
+            raise ValueError(f"result name {name!r} is reserved for the result table; allowed: any other identifier")
+        if isinstance(value, (np.ndarray, np.generic, bool, int, float, str)):
+            array = np.asarray(value)
+        else:
+            raise TypeError(
+                f"result {name!r} must be a numpy array, a number or a str; got {type(value).__name__} "
+                f"(convert lists with numpy.asarray)"
+            )
+        if array.dtype.kind not in _ALLOWED_KINDS:
+            raise TypeError(
+                f"result {name!r} has dtype {array.dtype}; allowed kinds: {', '.join(_ALLOWED_KINDS.values())}"
+            )
+        arrays[name] = np.asarray(array, order="C")
+    return arrays
+
+
+def _trace_names(arrays):
+    lengths = {name: len(array) for name, array in arrays.items() if array.ndim == 1}
+    if not lengths:
+        return []
+    n_evals = max(lengths.values())
+    return [name for name, length in lengths.items() if length == n_evals]
+
+
+def _checksum(config_json, meta_json, arrays):
+    digest = hashlib.sha256()
+    digest.update(config_json.encode())
+    digest.update(meta_json.encode())
+    for name in sorted(arrays):
+        array = arrays[name]
+        digest.update(f"|{name}|{array.dtype.str}|{array.shape}|".encode())
+        digest.update(array.tobytes())
+    return digest.hexdigest()
+
+
+@functools.lru_cache(maxsize=1)
+def _versions():
+    try:
+        with open(paths.repo_root() / "pyproject.toml", "rb") as file:
+            library = tomllib.load(file)["project"]["version"]
+    except (OSError, KeyError, tomllib.TOMLDecodeError):
+        library = "unknown"
+    return {"library": library, "numpy": np.__version__, "python": platform.python_version()}
+
+
+def save_run(config, result, wall_time):
+    """Write one run's result atomically and return it as read back from disk.
+
+    Parameters
+    ----------
+    config : dict
+        The run configuration (see :func:`validate_config`).
+    result : dict
+        ``{name: ndarray | number | str}`` as returned by the run function.
+    wall_time : float
+        Seconds the run took.
+
+    Returns
+    -------
+    StoredRun
+    """
+    validate_config(config)
+    arrays = _result_arrays(result)
+    wall_time = float(wall_time)
+    if not np.isfinite(wall_time) or wall_time < 0:
+        raise ValueError(f"wall_time must be a finite number of seconds >= 0; got {wall_time!r}")
+    key = run_key(config)
+    config_json = canonical_json(config)
+    meta_json = canonical_json({
+        "format": FORMAT_VERSION,
+        "key": key,
+        "traces": _trace_names(arrays),
+        "wall_time": wall_time,
+        "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "versions": _versions(),
+    })
+    payload = {_ARRAY_PREFIX + name: array for name, array in arrays.items()}
+    payload[_CONFIG_ENTRY] = np.asarray(config_json)
+    payload[_META_ENTRY] = np.asarray(meta_json)
+    payload[_CHECKSUM_ENTRY] = np.asarray(_checksum(config_json, meta_json, arrays))
+
+    path = run_path(config)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # Same folder as the target, so os.replace is an atomic rename on one file system.
+    with tempfile.NamedTemporaryFile(dir=path.parent, prefix=f".{key}.", suffix=".tmp", delete=False) as file:
+        temporary = Path(file.name)
+        try:
+            np.savez_compressed(file, allow_pickle=False, **payload)
+            file.flush()
+            os.fsync(file.fileno())
+        except BaseException:
+            file.close()
+            temporary.unlink(missing_ok=True)
+            raise
+    os.chmod(temporary, 0o644)
+    os.replace(temporary, path)
+    return read_run(path, expected_config=config)
+
+
+def _as_value(array):
+    return array.item() if array.ndim == 0 else array
+
+
+def read_run(path, expected_config=None):
+    """Read and verify one result file.
+
+    Raises
+    ------
+    FileNotFoundError
+        If there is no such file.
+    _Corrupt
+        If the file is unreadable, incomplete, fails its checksum or holds a
+        configuration other than ``expected_config``.
+    """
+    path = Path(path)
+    try:
+        with np.load(path, allow_pickle=False) as npz:
+            entries = {name: npz[name] for name in npz.files}
+    except FileNotFoundError:
+        raise
+    except (zipfile.BadZipFile, zlib.error, OSError, ValueError, EOFError, KeyError) as exc:
+        raise _Corrupt(f"unreadable ({type(exc).__name__}: {exc})") from exc
+    missing = [name for name in (_CONFIG_ENTRY, _META_ENTRY, _CHECKSUM_ENTRY) if name not in entries]
+    if missing:
+        raise _Corrupt(f"missing field(s) {missing}")
+    config_json = str(entries.pop(_CONFIG_ENTRY))
+    meta_json = str(entries.pop(_META_ENTRY))
+    stored_checksum = str(entries.pop(_CHECKSUM_ENTRY))
+    if any(not name.startswith(_ARRAY_PREFIX) for name in entries):
+        raise _Corrupt(f"unexpected entries {sorted(entries)}")
+    arrays = {name[len(_ARRAY_PREFIX):]: array for name, array in entries.items()}
+    if _checksum(config_json, meta_json, arrays) != stored_checksum:
+        raise _Corrupt("checksum mismatch")
+    config, meta = json.loads(config_json), json.loads(meta_json)
+    if meta.get("format") != FORMAT_VERSION:
+        raise _Corrupt(f"format {meta.get('format')!r}, expected {FORMAT_VERSION}")
+    if expected_config is not None and canonical_json(expected_config) != config_json:
+        raise _Corrupt(f"holds another configuration: {config_json}")
+    if meta["key"] != path.stem:
+        raise _Corrupt(f"holds run {meta['key']!r}, not {path.stem!r}")
+    return StoredRun(
+        key=meta["key"],
+        config=config,
+        result={name: _as_value(array) for name, array in arrays.items()},
+        traces=tuple(meta["traces"]),
+        wall_time=float(meta["wall_time"]),
+        created=meta["created"],
+        versions=meta["versions"],
+        path=path,
+    )
+
+
+def _warn_corrupt(path, reason):
+    warnings.warn(f"ignoring result file {path}: {reason}; the run counts as missing and will be recomputed",
+                  CorruptResultWarning, stacklevel=3)
+
+
+def cached_run(config):
+    """The stored run of ``config``, or None if it is missing or corrupt (the latter with a warning)."""
+    path = run_path(config)
+    try:
+        return read_run(path, expected_config=config)
+    except FileNotFoundError:
+        return None
+    except _Corrupt as exc:
+        _warn_corrupt(path, exc)
+        return None
+
+
+def load_run(config):
+    """The stored run of ``config`` (:class:`StoredRun`), including non-trace arrays such as ``X``.
+
+    Raises
+    ------
+    LookupError
+        If the run has no valid stored result; compute it with :func:`common.runner.run_grid`.
+    """
+    run = cached_run(config)
+    if run is None:
+        raise LookupError(f"no valid stored result for run {run_key(config)} (config {canonical_json(config)}); "
+                          f"compute it with common.runner.run_grid")
+    return run
+
+
+def scan(paper_key):
+    """All valid stored runs of a paper, sorted by key; corrupt files are skipped with a warning."""
+    runs = []
+    for path in sorted(paths.results_dir(paper_key).glob("*.npz")):
+        try:
+            runs.append(read_run(path))
+        except _Corrupt as exc:
+            _warn_corrupt(path, exc)
+    return runs
+
+
+def _table_value(value):
+    # Nested configuration values (lists, dicts) become their JSON text, so that
+    # every column holds scalars that pandas can compare and group by.
+    return canonical_json(value) if isinstance(value, (list, dict)) else value
+
+
+def _column_order(runs):
+    config_names, trace_names, scalar_names = {}, {}, {}
+    for run in runs:
+        for name in run.config:
+            config_names.setdefault(name, None)
+        for name in run.traces:
+            trace_names.setdefault(name, None)
+        for name, value in run.result.items():
+            if np.ndim(value) == 0:
+                scalar_names.setdefault(name, None)
+    clashes = set(config_names) & (set(trace_names) | set(scalar_names))
+    if clashes:
+        raise ValueError(f"names {sorted(clashes)} are both configuration fields and results; rename one")
+    middle = sorted(name for name in config_names if name not in ("paper", "experiment", "seed"))
+    config_order = ["paper", "experiment", *middle, "seed"]
+    return config_order, list(trace_names), list(scalar_names)
+
+
+def tidy_table(runs):
+    """Long table of runs: one row per (run, evaluation).
+
+    Columns: the configuration fields (``paper``, ``experiment``, the others
+    sorted, ``seed``), ``run_key``, ``eval`` (0-based evaluation index), the
+    traces, the scalar results and ``run_seconds`` (the run's wall time). A run
+    without traces contributes one row with ``eval`` 0. Nested configuration
+    values appear as their JSON text. Fields a run lacks are missing values.
+
+    Parameters
+    ----------
+    runs : list of StoredRun
+
+    Returns
+    -------
+    pandas.DataFrame
+    """
+    config_order, trace_names, scalar_names = _column_order(runs)
+    n_rows = [run.n_evals if run.traces else 1 for run in runs]
+
+    def per_run_constant(values):
+        return pd.Series(values, dtype=object if not values else None).repeat(n_rows).reset_index(drop=True)
+
+    columns = {}
+    for name in config_order:
+        columns[name] = per_run_constant([_table_value(run.config.get(name)) for run in runs])
+    columns["run_key"] = per_run_constant([run.key for run in runs])
+    columns["eval"] = np.concatenate([np.arange(n) for n in n_rows]) if runs else np.arange(0)
+    for name in trace_names:
+        columns[name] = np.concatenate([
+            run.result[name] if name in run.traces else np.full(n, np.nan) for run, n in zip(runs, n_rows)
+        ]) if runs else np.arange(0)
+    for name in scalar_names:
+        columns[name] = per_run_constant([run.result.get(name) for run in runs])
+    columns["run_seconds"] = per_run_constant([run.wall_time for run in runs])
+    return pd.DataFrame(columns)
+
+
+def load_table(source):
+    """Tidy table of stored runs (see :func:`tidy_table`).
+
+    Parameters
+    ----------
+    source : str or iterable of dict
+        A paper key (all valid runs in its folder, sorted by key) or run
+        configurations (in the given order; every one must be stored).
+
+    Raises
+    ------
+    LookupError
+        If a given configuration has no valid stored result.
+    """
+    if isinstance(source, str):
+        return tidy_table(scan(source))
+    runs, missing = [], []
+    for config in source:
+        run = cached_run(config)
+        if run is None:
+            missing.append(run_key(config))
+        else:
+            runs.append(run)
+    if missing:
+        raise LookupError(f"{len(missing)} run(s) have no valid stored result, e.g. {missing[:3]}; "
+                          f"compute them with common.runner.run_grid")
+    return tidy_table(runs)
+
+
+def run_summary(table):
+    """One row per run of a tidy table: its last evaluation, with ``eval`` replaced by ``n_evals``.
+
+    The trace columns then hold the final values (e.g. the final ``best_so_far``).
+    """
+    last = table.groupby("run_key", sort=False).tail(1).reset_index(drop=True)
+    n_evals = table.groupby("run_key", sort=False).size().to_numpy()
+    return last.drop(columns="eval").assign(n_evals=n_evals)
