@@ -29,7 +29,10 @@ add one line to :data:`NOTEBOOKS`, e.g. ``"bo_pp": "common.experiments.bo_pp"``.
 """
 import importlib
 
-NOTEBOOKS = {}
+NOTEBOOKS = {
+    "bo_basics": "common.experiments.bo_basics",
+    "bo_pp": "common.experiments.bo_pp",
+}
 
 REQUIRED_ATTRIBUTES = ("NOTEBOOK", "TITLE", "OUTPUTS", "SCALES", "make_grid")
 

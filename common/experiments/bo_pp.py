@@ -1,0 +1,165 @@
+"""Experiments of "Bayesian Optimization using Pseudo-Points" (Qian, Xiong & Xue).
+
+Three blocks of runs, all with 5 random initial points shared within a
+repetition, sigma^2 = 1e-4, hyperparameters by maximum likelihood on the real
+points every iteration, and the acquisition maximized by DIRECT on [-1, 1]^d:
+
+* ``synthetic``: Dropwave, Griewank, Hart6, Rastrigin (Table 1 top, Figs. 2, 4, 6),
+  ARD squared-exponential kernel; metric: simple regret S_T.
+* ``real_world``: SVM and NN hyperparameter tuning (Table 1 bottom, Figs. 1, 3, 5),
+  ARD kernel; metric: best validation score f.
+* ``isotropic``: UCB variants with the isotropic kernel on the real-world
+  problems (Fig. 7).
+
+Each (problem, acquisition, tau0, seed) is one run; tau0 = 0 is plain BO.
+"""
+import numpy as np
+
+from common.bo import run_bo
+from common.kernels import SquaredExponential
+from common.methods.bo_pp import PseudoPointBO
+from common.metrics import simple_regret
+from common.notebook import positive
+from common.problems import get_tuning_problem
+from common.seeding import make_rng
+from common.test_functions import DropWave, Griewank, Hartmann6, Rastrigin, ScaledFunction
+
+PAPER = "bo_pp"
+NOTEBOOK = "bo_pp.ipynb"
+TITLE = "Qian, Xiong & Xue: Bayesian Optimization using Pseudo-Points (BO-PP)"
+OUTPUTS = ["Table 1", "Fig. 1", "Fig. 2", "Fig. 3", "Fig. 4", "Fig. 5", "Fig. 6", "Fig. 7"]
+
+SYNTHETIC = {
+    "Dropwave": lambda: DropWave(),
+    "Griewank": lambda: Griewank(2),
+    "Hart6": lambda: Hartmann6(),
+    "Rastrigin": lambda: Rastrigin(2),
+}
+REAL_WORLD = ("SVM_digits", "NN_digits", "NN_cancer", "NN_housing")
+ACQUISITIONS = ("UCB", "PI", "EI")
+TAU0S = (0.0, 0.01, 0.001, 0.0001)
+
+_FULL = dict(
+    synthetic_functions=list(SYNTHETIC), real_world_problems=list(REAL_WORLD),
+    acquisitions=list(ACQUISITIONS), tau0s=list(TAU0S),
+    n_seeds=20, T=100, real_world_seeds=20, real_world_T=100, isotropic_seeds=20,
+    n_init=5, direct_evals_per_dim=500, y_transform="none", mle_restarts=1,
+    pseudo_point_mode="box",
+)
+SCALES = {
+    "smoke": {**_FULL, "synthetic_functions": ["Dropwave"], "real_world_problems": ["SVM_digits"],
+              "acquisitions": ["UCB", "PI"], "tau0s": [0.0, 0.01], "n_seeds": 1, "T": 3,
+              "real_world_seeds": 1, "real_world_T": 2, "isotropic_seeds": 1, "direct_evals_per_dim": 50},
+    "quick": {**_FULL, "synthetic_functions": ["Dropwave", "Griewank"], "real_world_problems": ["SVM_digits"],
+              "tau0s": [0.0, 0.01], "n_seeds": 3, "T": 15, "real_world_seeds": 2, "real_world_T": 8,
+              "isotropic_seeds": 2, "direct_evals_per_dim": 75, "mle_restarts": 0},
+    "paper": _FULL,
+}
+ALLOWED = {
+    "synthetic_functions": list(SYNTHETIC), "real_world_problems": list(REAL_WORLD),
+    "acquisitions": list(ACQUISITIONS), "tau0s": list(TAU0S),
+    "n_seeds": positive, "T": positive, "real_world_seeds": positive, "real_world_T": positive,
+    "isotropic_seeds": positive, "n_init": positive, "direct_evals_per_dim": positive,
+    "y_transform": ["none", "standardize"], "mle_restarts": range(0, 11),
+    "pseudo_point_mode": ["box", "corner"],
+}
+
+
+def method_label(acquisition, tau0):
+    """The paper's names: "UCB" for plain BO, "UCB-PP01" for tau0 = 0.01, etc."""
+    if tau0 == 0:
+        return acquisition
+    return f"{acquisition}-PP{format(tau0, 'f').rstrip('0')[2:]}"
+
+
+def _config(params, experiment, problem, acquisition, tau0, seed, T, kernel):
+    return {
+        "paper": PAPER, "experiment": experiment, "problem": problem, "acquisition": acquisition,
+        "tau0": tau0, "seed": seed, "T": T, "n_init": params["n_init"], "kernel": kernel,
+        "direct_evals_per_dim": params["direct_evals_per_dim"], "y_transform": params["y_transform"],
+        "mle_restarts": params["mle_restarts"], "pseudo_point_mode": params["pseudo_point_mode"],
+        "noise_variance": 1e-4,
+    }
+
+
+def make_grid(params):
+    """All run configurations of the notebook for resolved parameters."""
+    grid = []
+    for problem in params["synthetic_functions"]:
+        for acquisition in params["acquisitions"]:
+            for tau0 in params["tau0s"]:
+                grid += [_config(params, "synthetic", problem, acquisition, tau0, seed, params["T"], "ard")
+                         for seed in range(params["n_seeds"])]
+    for problem in params["real_world_problems"]:
+        for acquisition in params["acquisitions"]:
+            for tau0 in params["tau0s"]:
+                grid += [_config(params, "real_world", problem, acquisition, tau0, seed,
+                                 params["real_world_T"], "ard") for seed in range(params["real_world_seeds"])]
+        for tau0 in params["tau0s"]:
+            grid += [_config(params, "isotropic", problem, "UCB", tau0, seed, params["real_world_T"], "iso")
+                     for seed in range(params["isotropic_seeds"])]
+    return grid
+
+
+class _OnSymmetricBox:
+    """A problem seen on [-1, 1]^d through the linear map onto its own box (§5: r = 2)."""
+
+    def __init__(self, problem):
+        self.problem = problem
+        self.dim = problem.dim
+        self.bounds = np.tile([-1.0, 1.0], (problem.dim, 1))
+        self.optimal_value = problem.optimal_value
+
+    def __call__(self, U):
+        low, high = self.problem.bounds[:, 0], self.problem.bounds[:, 1]
+        return self.problem(low + (np.asarray(U) + 1.0) / 2.0 * (high - low))
+
+
+def make_problem(config):
+    """The objective on [-1, 1]^d for a run configuration."""
+    name = config["problem"]
+    if name in SYNTHETIC:
+        return ScaledFunction(SYNTHETIC[name]())
+    return _OnSymmetricBox(get_tuning_problem(name, split_seed=config["seed"], model_seed=config["seed"]))
+
+
+def make_method(config, objective, rng_pseudo):
+    """The BO / BO-PP method of a configuration (ARD or isotropic SE kernel, MLE, DIRECT).
+
+    Hyperparameter boxes on [-1, 1]^d: lengthscales in [1e-3, 1e2]; signal variance
+    in [1e-2, 1e2] on standardized y, or [1e-6, 1e6] on raw y (whose scale differs
+    by orders of magnitude between problems).
+    """
+    dim = objective.dim
+    variance_bounds = (1e-2, 1e2) if config["y_transform"] == "standardize" else (1e-6, 1e6)
+    variance = 1.0
+    lengthscale = np.full(dim, 0.5) if config["kernel"] == "ard" else 0.5
+    kernel = SquaredExponential(lengthscale, variance, lengthscale_bounds=(1e-3, 1e2),
+                                variance_bounds=variance_bounds)
+    return PseudoPointBO(
+        kernel, objective.bounds, tau0=config["tau0"], pseudo_point_mode=config["pseudo_point_mode"],
+        pseudo_point_rng=rng_pseudo, acquisition=config["acquisition"], beta="srinivas",
+        beta_options={"delta": 0.1}, noise_variance=config["noise_variance"], y_transform=config["y_transform"],
+        mle_restarts=config["mle_restarts"], optimizer="direct",
+        optimizer_options={"max_evals": config["direct_evals_per_dim"] * dim, "vol_tol": 0.0},
+        name=method_label(config["acquisition"], config["tau0"]),
+    )
+
+
+def run(config):
+    """One BO or BO-PP run; returns per-evaluation traces for the result store."""
+    objective = make_problem(config)
+    seed_key = (PAPER, config["problem"], config["seed"])
+    method = make_method(config, objective, make_rng(config, "pseudo-points"))
+    record = run_bo(objective, objective.bounds, method, config["n_init"], config["T"],
+                    init_rng=make_rng(*seed_key, "initial design"),  # shared by every method of a repetition
+                    method_rng=make_rng(*seed_key, config["experiment"], "method"))
+    n_init = config["n_init"]
+    tau = np.zeros(len(record["y"]))
+    n_pseudo = np.zeros(len(record["y"]), dtype=int)
+    tau[n_init:] = [entry["tau"] for entry in method.log]
+    n_pseudo[n_init:] = [entry["n_pseudo"] for entry in method.log]
+    result = {**record, "tau": tau, "n_pseudo": n_pseudo}
+    if objective.optimal_value is not None:
+        result["regret"] = simple_regret(record["f"], objective.optimal_value)
+    return result

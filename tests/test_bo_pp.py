@@ -1,0 +1,112 @@
+"""BO-PP: the paper's identities (Lemmas 2 and 4) and the pseudo-point schedule (§5)."""
+import numpy as np
+import pytest
+
+from common.experiments import bo_pp as experiment
+from common.gp import GaussianProcess
+from common.kernels import SquaredExponential
+from common.methods.bo_pp import (PseudoPointBO, lemma_terms, posterior_with_pseudo_points,
+                                  pseudo_point_distance, sample_pseudo_points)
+from common.test_functions import DropWave, ScaledFunction
+
+BOUNDS = np.array([[-1.0, 1.0], [-1.0, 1.0]])
+RNG = np.random.default_rng(0)
+X = RNG.uniform(-1, 1, (20, 2))
+F = ScaledFunction(DropWave())
+Y = F(X)
+X_TEST = RNG.uniform(-1, 1, (600, 2))
+KERNEL = SquaredExponential([0.3, 0.4], 1.0)
+
+
+def _gps(tau0=0.01, y_transform="none"):
+    gp = GaussianProcess(KERNEL, 1e-4, y_transform=y_transform).fit(X, Y)
+    tau = pseudo_point_distance(tau0, len(X), 2)
+    X_pseudo, y_pseudo = sample_pseudo_points(X, Y, tau, BOUNDS, np.random.default_rng(1))
+    return gp, posterior_with_pseudo_points(gp, X_pseudo, y_pseudo), X_pseudo, y_pseudo
+
+
+def test_lemma2_variance_reduction_equals_p_M_p_and_is_nonnegative():
+    gp, gp_pp, X_pseudo, _ = _gps()
+    _, std = gp.predict(X_TEST, return_std=True)
+    _, std_pp = gp_pp.predict(X_TEST, return_std=True)
+    P, M = lemma_terms(gp, X_pseudo, X_TEST)
+    reduction = np.einsum("ij,jk,ik->i", P, M, P)
+    np.testing.assert_allclose(std**2 - std_pp**2, reduction, rtol=1e-6, atol=1e-10)
+    assert (std**2 - std_pp**2).min() >= -1e-12
+
+
+def test_lemma4_mean_shift():
+    gp, gp_pp, X_pseudo, y_pseudo = _gps()
+    P, M = lemma_terms(gp, X_pseudo, X_TEST)
+    expected = gp.predict(X_TEST) + P @ M @ (gp.predict(X_pseudo) - y_pseudo)
+    np.testing.assert_allclose(gp_pp.predict(X_TEST), expected, rtol=1e-6, atol=1e-9)
+
+
+def test_lemma4_with_true_values_at_the_pseudo_points():
+    gp, gp_pp, X_pseudo, y_pseudo = _gps()
+    gp_true = posterior_with_pseudo_points(gp, X_pseudo, F(X_pseudo))
+    P, M = lemma_terms(gp, X_pseudo, X_TEST)
+    np.testing.assert_allclose(gp_pp.predict(X_TEST) - gp_true.predict(X_TEST),
+                               -P @ M @ (y_pseudo - F(X_pseudo)), rtol=1e-6, atol=1e-9)
+
+
+def test_standardization_is_unchanged_by_pseudo_points():
+    gp, gp_pp, _, _ = _gps(y_transform="standardize")
+    assert gp_pp.y_mean == pytest.approx(gp.y_mean) and gp_pp.y_scale == pytest.approx(gp.y_scale)
+
+
+def test_larger_tau0_reduces_variance_more():
+    gp, small, _, _ = _gps(0.0001)
+    _, large, _, _ = _gps(0.01)
+    _, std = gp.predict(X_TEST, return_std=True)
+    reduction_small = std**2 - small.predict(X_TEST, return_std=True)[1] ** 2
+    reduction_large = std**2 - large.predict(X_TEST, return_std=True)[1] ** 2
+    assert reduction_large.max() > reduction_small.max()
+    assert reduction_large.mean() > reduction_small.mean()
+
+
+@pytest.mark.parametrize("mode", ["box", "corner"])
+def test_pseudo_points_lie_at_distance_tau(mode):
+    inner = RNG.uniform(-0.9, 0.9, (50, 2))
+    X_pseudo, y_pseudo = sample_pseudo_points(inner, np.arange(50.0), 0.01, BOUNDS, RNG, mode)
+    distance = np.abs(X_pseudo - inner)
+    assert distance.max() <= 0.01 + 1e-15
+    if mode == "corner":
+        np.testing.assert_allclose(distance, 0.01)
+    np.testing.assert_array_equal(y_pseudo, np.arange(50.0))
+
+
+def test_schedule_tau_is_r_tau0_over_d_l():
+    assert pseudo_point_distance(0.01, 5, 2) == pytest.approx(2e-3)
+    assert pseudo_point_distance(0.0001, 104, 6) == pytest.approx(2 * 0.0001 / (6 * 104))
+
+
+def test_method_adds_one_pseudo_point_per_observation_and_fits_on_real_points_only():
+    method = PseudoPointBO(SquaredExponential([0.5, 0.5]), BOUNDS, tau0=0.01, acquisition="EI",
+                           noise_variance=1e-4, optimizer_options={"max_evals": 100})
+    rng = np.random.default_rng(3)
+    for n in (5, 6, 7):
+        x = method.propose(X[:n], Y[:n], n - 4, rng)
+        assert x.shape == (1, 2)
+        assert method.log[-1]["n_pseudo"] == n
+        assert method.log[-1]["tau"] == pytest.approx(2 * 0.01 / (2 * n))
+        assert len(method.last_gp.X) == 2 * n  # the acquisition saw real + pseudo points
+    refit = GaussianProcess(method.kernel, 1e-4).fit(X[:7], Y[:7])
+    assert refit.kernel.theta == pytest.approx(method.kernel.theta)  # hyperparameters from real points
+
+
+def test_method_labels_follow_the_paper():
+    assert [experiment.method_label("UCB", t) for t in experiment.TAU0S] == [
+        "UCB", "UCB-PP01", "UCB-PP001", "UCB-PP0001"]
+
+
+def test_runs_share_initial_points_and_repeat_bit_for_bit():
+    params = dict(experiment.SCALES["smoke"])
+    base = experiment._config(params, "synthetic", "Dropwave", "UCB", 0.0, 0, 3, "ard")
+    plain = experiment.run(base)
+    pseudo = experiment.run({**base, "tau0": 0.01})
+    np.testing.assert_array_equal(plain["X"][:5], pseudo["X"][:5])
+    again = experiment.run({**base, "tau0": 0.01})
+    np.testing.assert_array_equal(pseudo["X"], again["X"])
+    assert np.all(np.diff(pseudo["regret"]) <= 0) and pseudo["regret"].min() >= -1e-9
+    assert np.all(pseudo["n_pseudo"][5:] == np.arange(5, 8))
