@@ -26,6 +26,7 @@ from common.acquisitions import (
     beta_schedule,
 )
 from common.gp import GaussianProcess
+from common.optimizers import direct_maximize, maximize_with_restarts
 
 ACQUISITIONS = ("UCB", "EI", "PI", "mean", "variance")
 OPTIMIZERS = ("direct", "restarts")
@@ -236,8 +237,6 @@ class GPAcquisitionMethod:
 
     def maximize(self, acquisition, gp, rng):
         """Argmax of the acquisition over the box with the configured optimizer."""
-        from common.optimizers import direct_maximize, maximize_with_restarts
-
         def batch(Z):
             return acquisition(gp, Z)
 

@@ -10,6 +10,8 @@ points every iteration, and the acquisition maximized by DIRECT on [-1, 1]^d:
   ARD kernel; metric: best validation score f.
 * ``isotropic``: UCB variants with the isotropic kernel on the real-world
   problems (Fig. 7).
+* ``y_ablation``: the plain-BO baselines of the synthetic block with the other
+  output scaling (``y_transform``), the choice the paper leaves open.
 
 Each (problem, acquisition, tau0, seed) is one run; tau0 = 0 is plain BO.
 """
@@ -42,24 +44,25 @@ TAU0S = (0.0, 0.01, 0.001, 0.0001)
 _FULL = dict(
     synthetic_functions=list(SYNTHETIC), real_world_problems=list(REAL_WORLD),
     acquisitions=list(ACQUISITIONS), tau0s=list(TAU0S),
-    n_seeds=20, T=100, real_world_seeds=20, real_world_T=100, isotropic_seeds=20,
+    n_seeds=20, T=100, real_world_seeds=20, real_world_T=100, isotropic_seeds=20, ablation_seeds=20,
     n_init=5, direct_evals_per_dim=500, y_transform="none", mle_restarts=1,
     pseudo_point_mode="box",
 )
 SCALES = {
     "smoke": {**_FULL, "synthetic_functions": ["Dropwave"], "real_world_problems": ["SVM_digits"],
               "acquisitions": ["UCB", "PI"], "tau0s": [0.0, 0.01], "n_seeds": 1, "T": 3,
-              "real_world_seeds": 1, "real_world_T": 2, "isotropic_seeds": 1, "direct_evals_per_dim": 50},
+              "real_world_seeds": 1, "real_world_T": 2, "isotropic_seeds": 1, "ablation_seeds": 1,
+              "direct_evals_per_dim": 50},
     "quick": {**_FULL, "synthetic_functions": ["Dropwave", "Griewank"], "real_world_problems": ["SVM_digits"],
               "tau0s": [0.0, 0.01], "n_seeds": 3, "T": 15, "real_world_seeds": 2, "real_world_T": 8,
-              "isotropic_seeds": 2, "direct_evals_per_dim": 75, "mle_restarts": 0},
+              "isotropic_seeds": 2, "ablation_seeds": 3, "direct_evals_per_dim": 75, "mle_restarts": 0},
     "paper": _FULL,
 }
 ALLOWED = {
     "synthetic_functions": list(SYNTHETIC), "real_world_problems": list(REAL_WORLD),
     "acquisitions": list(ACQUISITIONS), "tau0s": list(TAU0S),
     "n_seeds": positive, "T": positive, "real_world_seeds": positive, "real_world_T": positive,
-    "isotropic_seeds": positive, "n_init": positive, "direct_evals_per_dim": positive,
+    "isotropic_seeds": positive, "ablation_seeds": range(0, 101), "n_init": positive, "direct_evals_per_dim": positive,
     "y_transform": ["none", "standardize"], "mle_restarts": range(0, 11),
     "pseudo_point_mode": ["box", "corner"],
 }
@@ -90,6 +93,11 @@ def make_grid(params):
             for tau0 in params["tau0s"]:
                 grid += [_config(params, "synthetic", problem, acquisition, tau0, seed, params["T"], "ard")
                          for seed in range(params["n_seeds"])]
+    other_scaling = {"none": "standardize", "standardize": "none"}[params["y_transform"]]
+    for problem in params["synthetic_functions"]:
+        for acquisition in params["acquisitions"]:
+            grid += [{**_config(params, "y_ablation", problem, acquisition, 0.0, seed, params["T"], "ard"),
+                      "y_transform": other_scaling} for seed in range(params["ablation_seeds"])]
     for problem in params["real_world_problems"]:
         for acquisition in params["acquisitions"]:
             for tau0 in params["tau0s"]:
