@@ -91,11 +91,6 @@ def max_differences(ours, theirs, X_test):
     return np.max(np.abs(mean_ours - mean_theirs)), np.max(np.abs(std_ours - std_theirs))
 
 
-def fitted_copy(model):
-    """A fresh copy of a fitted model, so that a timed update starts from the same state."""
-    return copy.deepcopy(model)
-
-
 def bench_size(n, rng):
     """Rows (n, operation, ours ms, sklearn ms) and the agreement checks at one n."""
     X_all, y_all, X_test = make_data(n, rng)
@@ -104,7 +99,7 @@ def bench_size(n, rng):
     ours.fit(X, y)
     theirs.fit(X, y)
     checks = [("fit", *max_differences(ours, theirs, X_test))]
-    updated = fitted_copy(ours).add_observation(x_new, y_new)
+    updated = copy.deepcopy(ours).add_observation(x_new, y_new)
     refitted = copy.deepcopy(theirs).fit(X_all, y_all)
     checks.append(("update", *max_differences(updated, refitted, X_test)))
 
@@ -118,7 +113,7 @@ def bench_size(n, rng):
 
     # The copies are made outside the timed region: add_observation changes its GP.
     def timed_update(with_predict):
-        copies = [fitted_copy(ours) for _ in range(repeats)]
+        copies = [copy.deepcopy(ours) for _ in range(repeats)]
         refit = copy.deepcopy(theirs)
 
         def run_ours():

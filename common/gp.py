@@ -191,8 +191,10 @@ class GaussianProcess:
             self._factorize()
             return self
         n = len(self.L)
-        L = np.zeros((n + 1, n + 1))
+        # Fortran order, like LAPACK's factors: the copy is contiguous and cho_solve needs no conversion.
+        L = np.empty((n + 1, n + 1), order="F")
         L[:n, :n] = self.L
+        L[:n, n] = 0.0
         L[n, :n] = l
         L[n, n] = np.sqrt(delta2)
         self.L = L
