@@ -157,17 +157,22 @@ def run_notebook(key, path, parameters):
     """Execute one notebook in place with papermill; return its report."""
     import papermill
 
-    summary_path = paths.figures_dir(key) / "summary.json"
-    summary_path.unlink(missing_ok=True)  # a stale summary must not pass for this execution's
+    folder = paths.figures_dir(key)
+    summary_path = folder / "summary.json"
+    for stale in ("summary.json", "verdicts.csv", "verdicts.md"):  # must not pass for this execution's
+        (folder / stale).unlink(missing_ok=True)
+    executed = path.with_name(f".{path.stem}.executing{path.suffix}")
     start = time.perf_counter()
     error = None
     try:
-        papermill.execute_notebook(str(path), str(path), parameters=parameters, kernel_name="python3",
+        papermill.execute_notebook(str(path), str(executed), parameters=parameters, kernel_name="python3",
                                    cwd=str(paths.repo_root()), progress_bar=False)
+        executed.replace(path)  # the committed notebook is replaced only by a complete execution
     except papermill.PapermillExecutionError as exc:
         error = f"cell {exc.exec_count}: {exc.ename}: {exc.evalue}"
     except Exception as exc:  # the kernel or papermill itself failed; the other notebooks still run
         error = f"{type(exc).__name__}: {exc}"
+    executed.unlink(missing_ok=True)
     summary = json.loads(summary_path.read_text()) if summary_path.exists() else None
     if error is None and summary is None:
         error = f"no {summary_path.name} written (the notebook must call write_notebook_summary)"

@@ -194,7 +194,7 @@ def thompson_sample(gp: GaussianProcess, rng, n_features=500):
         raise RuntimeError("the GP has no data; call fit before thompson_sample.")
     features = RandomFourierFeatures(gp.kernel, n_features, gp.X.shape[1], rng)
     model = BayesianLinearRegression(features, noise_variance=max(gp.noise_variance, 1e-10))
-    model.fit(gp.X, gp._y)
+    model.fit(gp.X, gp._y, counts=gp.counts)
     draw = model.sample_function(rng)
     return _Rescaled(draw, gp.y_mean, gp.y_scale)
 

@@ -234,8 +234,12 @@ def check_order(ours, expected, *, higher_is_better=True):
     return Check(verdict, reason, f"order {f' {better} '.join(expected)} (all pairs)")
 
 
-def check_all(conditions, *, what="conditions"):
-    """Reproduced if every condition holds, partly if some do, not reproduced if none.
+def check_all(conditions, *, what="conditions", reproduced_at=1.0, partly_at=0.5):
+    """Verdict from the fraction of named conditions that hold.
+
+    Reproduced if at least ``reproduced_at`` of them hold (default: all), partly
+    reproduced if at least ``partly_at`` do (default: half), not reproduced
+    otherwise.
 
     Parameters
     ----------
@@ -243,14 +247,21 @@ def check_all(conditions, *, what="conditions"):
         A name for each condition (e.g. the test function) and whether our runs satisfy it.
     what : str
         What the conditions are, for the check's description.
+    reproduced_at, partly_at : float in [0, 1]
+        Fractions of conditions that must hold, ``partly_at <= reproduced_at``.
     """
     if not conditions:
         raise ValueError("conditions is empty; give at least one named condition")
+    if not 0 <= partly_at <= reproduced_at <= 1:
+        raise ValueError(f"need 0 <= partly_at <= reproduced_at <= 1; got {partly_at!r}, {reproduced_at!r}")
     failing = [name for name, holds in conditions.items() if not bool(holds)]
     n_hold = len(conditions) - len(failing)
-    verdict = "reproduced" if not failing else "partly reproduced" if n_hold else "not reproduced"
+    fraction = n_hold / len(conditions)
+    verdict = ("reproduced" if fraction >= reproduced_at else "partly reproduced" if fraction >= partly_at
+               else "not reproduced")
     reason = f"holds for {n_hold} of {len(conditions)}" + (f"; fails for {', '.join(failing)}" if failing else "")
-    return Check(verdict, reason, f"holds for every one of the {what}")
+    required = "every one" if reproduced_at == 1 else f"at least {reproduced_at:.0%}"
+    return Check(verdict, reason, f"holds for {required} of the {what} (partly: {partly_at:.0%})")
 
 
 @dataclass(frozen=True)

@@ -97,7 +97,7 @@ def files_written(paper_key=None):
     return [path for path in _written if path.parent == folder]
 
 
-def plot_mean_band(ax, t, curves, label, *, band="se", color=None, alpha=0.2, **line_kwargs):
+def plot_mean_band(ax, t, curves, label, *, band="se", ddof=1, color=None, alpha=0.2, **line_kwargs):
     """Draw the mean of several runs' curves with a shaded band; say what the band is.
 
     Parameters
@@ -111,7 +111,10 @@ def plot_mean_band(ax, t, curves, label, *, band="se", color=None, alpha=0.2, **
         Legend label of the mean line.
     band : {"se", "ci95", "std", "half_std", "quarter_std", "none"}, default="se"
         Half-width of the band, from the per-point sample standard deviation
-        (ddof=1) over runs; see :data:`BANDS`.
+        over runs (``ddof``); see :data:`BANDS`.
+    ddof : {0, 1}, default=1
+        Delta degrees of freedom of that standard deviation (0: the population
+        std, as papers that report "mean ± std" over runs often use).
     color : color, optional
         Of line and band (default: the axes' colour cycle).
     alpha : float, default=0.2
@@ -145,6 +148,6 @@ def plot_mean_band(ax, t, curves, label, *, band="se", color=None, alpha=0.2, **
     if n_runs < 2:
         return "a single run, no band"
     half_width_of, words = BANDS[band]
-    half_width = half_width_of(curves.std(axis=0, ddof=1), n_runs)
+    half_width = half_width_of(curves.std(axis=0, ddof=ddof), n_runs)
     ax.fill_between(t, mean - half_width, mean + half_width, color=line.get_color(), alpha=alpha, linewidth=0)
     return f"mean over {runs} {words}"

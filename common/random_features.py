@@ -88,10 +88,18 @@ class BayesianLinearRegression:
         self.cov = self.prior_variance * np.eye(size)
         self._precision_factor = np.eye(size) / np.sqrt(self.prior_variance)
 
-    def fit(self, X, y):
-        """Batch posterior from data (eq. 17)."""
+    def fit(self, X, y, counts=None):
+        """Batch posterior from data (eq. 17).
+
+        With ``counts``, row i is the mean of counts[i] observations at X[i]
+        (noise sigma_n^2 / counts[i]); scaling the row and its value by
+        sqrt(counts[i]) gives exactly the posterior of the repeated rows.
+        """
         Phi = self.features(X)
         y = np.asarray(y, dtype=float).reshape(-1)
+        if counts is not None:
+            root = np.sqrt(np.asarray(counts, dtype=float))
+            Phi, y = Phi * root[:, None], y * root
         precision = Phi.T @ Phi / self.noise_variance + np.eye(Phi.shape[1]) / self.prior_variance
         L = cholesky(precision, lower=True)
         self.cov = cho_solve((L, True), np.eye(len(L)))

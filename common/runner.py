@@ -32,7 +32,9 @@ _counts = {"loaded": 0, "computed": 0}
 
 # Fields that still describe the cost of a run when the exact settings were never
 # recorded, from the finest to the coarsest (used by estimate_cost).
-_COARSER_MATCHES = (("paper", "experiment", "problem", "method"), ("paper", "experiment", "method"),
+# A budget field ("T") is kept where configurations have one, since it scales the cost.
+_COARSER_MATCHES = (("paper", "experiment", "problem", "method"), ("paper", "experiment", "problem", "T"),
+                    ("paper", "experiment", "method"), ("paper", "experiment", "problem"),
                     ("paper", "experiment"))
 
 
@@ -302,8 +304,11 @@ def estimate_cost(configs, paper_key=None):
 
     Each missing run is estimated by the mean recorded wall time of the cached
     runs with the same configuration except the seed; if there are none, of the
-    runs of the same experiment, problem and method, then experiment and method,
-    then experiment. Runs without any such match are counted as unestimated.
+    runs of the same experiment, problem and method, then experiment, problem and
+    budget ``T``, then experiment and method, then experiment and problem, then
+    experiment. Runs without any such match are counted as unestimated. The
+    coarse matches can be far off when budgets differ; the estimate says how
+    many runs each kind of match priced.
 
     Parameters
     ----------

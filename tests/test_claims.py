@@ -71,9 +71,20 @@ def test_check_order_lower_is_better_reverses_the_order():
     assert claims.check_order({"a": 1.0, "b": 2.0}, ["a", "b"], higher_is_better=False).verdict == "reproduced"
 
 
-def test_check_all_is_partly_reproduced_when_some_hold():
+def test_check_all_is_partly_reproduced_when_half_hold():
     check = claims.check_all({"Branin": True, "Hartmann6": False})
     assert check.verdict == "partly reproduced" and "Hartmann6" in check.reason
+
+
+def test_check_all_is_not_reproduced_when_one_of_many_holds():
+    conditions = {f"cell {i}": i == 0 for i in range(12)}
+    assert claims.check_all(conditions).verdict == "not reproduced"
+
+
+def test_check_all_threshold_counts_conditions():
+    conditions = {f"cell {i}": i < 9 for i in range(12)}
+    assert claims.check_all(conditions, reproduced_at=0.75).verdict == "reproduced"
+    assert claims.check_all(conditions).verdict == "partly reproduced"
 
 
 def test_claim_below_its_minimum_scale_is_not_run_at_this_scale():

@@ -73,3 +73,15 @@ def test_rff_thompson_sample_tracks_gp_posterior():
     draws = np.array([thompson_sample(gp, rng, n_features=200)(X[10:13]) for _ in range(150)])
     mean, std = gp.predict(X[10:13], return_std=True)
     np.testing.assert_allclose(draws.mean(0), mean, atol=0.3 * std.max() + 0.05)
+
+
+def test_blr_with_counts_equals_blr_on_repeated_rows():
+    features = RandomFourierFeatures(SquaredExponential(0.5), 20, 2, np.random.default_rng(7))
+    counts = np.array([1, 3, 2])
+    y_rows = np.array([0.1, 0.5, 0.7, 0.6, -0.2, 0.0])
+    X_rows = np.repeat(X[:3], counts, axis=0)
+    means = np.array([0.1, np.mean([0.5, 0.7, 0.6]), np.mean([-0.2, 0.0])])
+    grouped = BayesianLinearRegression(features, 0.05).fit(X[:3], means, counts=counts)
+    naive = BayesianLinearRegression(features, 0.05).fit(X_rows, y_rows)
+    np.testing.assert_allclose(grouped.mean, naive.mean, atol=1e-10)
+    np.testing.assert_allclose(grouped.cov, naive.cov, atol=1e-10)

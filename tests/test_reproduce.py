@@ -7,6 +7,7 @@ import importlib.util
 import json
 import subprocess
 import sys
+import types
 
 import matplotlib
 import nbformat
@@ -161,3 +162,33 @@ def test_mean_band_spans_one_standard_error_and_says_so():
     plt.close(figure)
     assert words == "mean over 3 runs ± one standard error of the mean"
     assert np.isclose(band[:, 1].max(), 4.0 + np.std([1.0, 3.0, 8.0], ddof=1) / np.sqrt(3))
+
+
+def _notebook(path, *sources):
+    cells = [nbformat.v4.new_code_cell(source) for source in sources]
+    cells[0].metadata["tags"] = ["parameters"]
+    kernel = {"name": "python3", "language": "python", "display_name": "Python 3"}
+    nbformat.write(nbformat.v4.new_notebook(cells=cells, metadata={"kernelspec": kernel}), path)
+    return path
+
+
+def test_a_failing_notebook_does_not_hide_the_others(reproduce, tmp_path, monkeypatch, capsys):
+    good = _notebook(tmp_path / "toy.ipynb", 'scale = "smoke"\nn_seeds = None\nbudget = None\nn_jobs = None',
+                     'from common.notebook import write_notebook_summary\n'
+                     'write_notebook_summary("toy", scale=scale)')
+    broken = _notebook(tmp_path / "broken.ipynb", 'scale = "smoke"\nn_jobs = None',
+                       'raise RuntimeError("broken on purpose")')
+    monkeypatch.setattr(toy_runs, "NOTEBOOK", str(good))
+    broken_module = types.ModuleType("toy_broken")
+    broken_module.__dict__.update(NOTEBOOK=str(broken), TITLE="Broken", OUTPUTS=[],
+                                  SCALES={"smoke": {}}, make_grid=lambda params: [])
+    monkeypatch.setitem(sys.modules, "toy_broken", broken_module)
+    before = broken.read_text()
+
+    status = reproduce.main(["broken", "toy"], registry={"broken": "toy_broken", **TOY_REGISTRY})
+
+    output = capsys.readouterr().out
+    assert status == 1
+    assert "Failed: broken" in output and "broken on purpose" in output
+    assert (paths.figures_dir("toy") / "summary.json").exists()  # the notebook after the failure still ran
+    assert broken.read_text() == before  # a failed execution does not overwrite the notebook

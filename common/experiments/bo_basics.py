@@ -173,7 +173,7 @@ def run(config):
                     init_rng=make_rng(*repetition, "initial design"),  # shared by every method of a repetition
                     method_rng=make_rng(*repetition, config["method"], "method"))
     return {"X": record["X"], "y": record["y"], "best_so_far": record["best_so_far"],
-            "regret": simple_regret(record["y"], objective.optimal_value),
+            "regret": simple_regret(record["f"], objective.optimal_value),
             "iteration": record["iteration"], "wall_time": record["wall_time"]}
 
 

@@ -58,9 +58,14 @@ SCALES = {
               "isotropic_seeds": 2, "ablation_seeds": 3, "direct_evals_per_dim": 75, "mle_restarts": 0},
     "paper": _FULL,
 }
+def baseline_and_pseudo_points(tau0s):
+    """a list of values from 0.0, 0.01, 0.001, 0.0001 holding 0.0 (plain BO) and at least one other"""
+    return set(tau0s) <= set(TAU0S) and 0.0 in tau0s and len(set(tau0s)) > 1
+
+
 ALLOWED = {
     "synthetic_functions": list(SYNTHETIC), "real_world_problems": list(REAL_WORLD),
-    "acquisitions": list(ACQUISITIONS), "tau0s": list(TAU0S),
+    "acquisitions": list(ACQUISITIONS), "tau0s": baseline_and_pseudo_points,
     "n_seeds": positive, "T": positive, "real_world_seeds": positive, "real_world_T": positive,
     "isotropic_seeds": positive, "ablation_seeds": range(0, 101), "n_init": positive, "direct_evals_per_dim": positive,
     "y_transform": ["none", "standardize"], "mle_restarts": range(0, 11),
