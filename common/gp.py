@@ -182,12 +182,12 @@ class GaussianProcess:
         k_new = self.kernel(self.X, x)[:, 0]
         l = solve_triangular(self.L, k_new, lower=True, check_finite=False)
         delta2 = self.kernel.diag(x)[0] + self.noise_variance + self.jitter - l @ l
+        self.X = np.vstack([self.X, x])
+        self._y_raw = np.append(self._y_raw, float(y))
+        self.counts = np.append(self.counts, 1.0)
+        self._moments += [1.0, float(y), float(y) ** 2]
+        self._update_transform()
         if delta2 <= 0:  # x duplicates an input and there is no noise: refactorize with jitter
-            self.X = np.vstack([self.X, x])
-            self._y_raw = np.append(self._y_raw, float(y))
-            self.counts = np.append(self.counts, 1.0)
-            self._moments += [1.0, float(y), float(y) ** 2]
-            self._update_transform()
             self._factorize()
             return self
         n = len(self.L)
@@ -198,11 +198,6 @@ class GaussianProcess:
         L[n, :n] = l
         L[n, n] = np.sqrt(delta2)
         self.L = L
-        self.X = np.vstack([self.X, x])
-        self._y_raw = np.append(self._y_raw, float(y))
-        self.counts = np.append(self.counts, 1.0)
-        self._moments += [1.0, float(y), float(y) ** 2]
-        self._update_transform()
         self.alpha = cho_solve((self.L, True), self._y, check_finite=False)
         return self
 

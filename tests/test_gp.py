@@ -132,3 +132,9 @@ def test_bad_input_errors_name_the_parameter():
         GaussianProcess(SquaredExponential(1.0)).fit(X, Y[:-1])
     with pytest.raises(RuntimeError, match="fit"):
         GaussianProcess(SquaredExponential(1.0)).predict(X)
+
+
+def test_adding_a_duplicate_noise_free_point_refactorizes_instead_of_crashing():
+    gp = GaussianProcess(SquaredExponential(0.5), noise_variance=0.0).fit(X[:10], Y[:10])
+    gp.add_observation(X[3], Y[3])
+    assert len(gp.X) == 11 and np.all(np.isfinite(gp.predict(X_TEST)))
