@@ -76,6 +76,16 @@ def check_backend(n_jobs=None, dask_address=None):
     return int(n_jobs)
 
 
+def code_version(run_fn):
+    """``CODE_VERSION`` of the module that defines ``run_fn`` (see :mod:`common.store`)."""
+    module = sys.modules.get(getattr(run_fn, "__module__", None))
+    version = getattr(module, "CODE_VERSION", None)
+    if version is None:
+        raise ValueError(f"the module {run_fn.__module__} of run function {run_fn.__qualname__} must define "
+                         f"CODE_VERSION = 1 (an int, raised whenever a change alters the numbers of its runs)")
+    return store.check_code_version(version)
+
+
 def _check_importable(run_fn):
     if not callable(run_fn):
         raise TypeError(f"run_fn must be a function run_fn(config) -> dict; got {run_fn!r}")
@@ -116,6 +126,7 @@ class _Outcome:
     index: int
     result: dict = None
     seconds: float = 0.0
+    cpu_seconds: float = 0.0
     error: str = None
     exception: BaseException = field(default=None, repr=False)
 
@@ -123,13 +134,14 @@ class _Outcome:
 def _execute(run_fn, index, config):
     """Run one configuration in a worker (or in process) and time it; never raises."""
     _threads.pin_blas_threads()
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     try:
         # A copy, so that a run function mutating its configuration cannot change the key it is stored under.
         result = run_fn(copy.deepcopy(config))
     except Exception as exc:
         return _Outcome(index, error=traceback.format_exc(), exception=exc)
-    return _Outcome(index, result=result, seconds=time.perf_counter() - start)
+    return _Outcome(index, result=result, seconds=time.perf_counter() - start,
+                    cpu_seconds=time.process_time() - cpu_start)
 
 
 def _outcomes_in_process(run_fn, missing):
@@ -203,9 +215,10 @@ def run_grid(configs, run_fn, *, n_jobs=None, dask_address=None, progress=True, 
     """
     n_workers = check_backend(n_jobs, dask_address)
     _check_importable(run_fn)
+    version = code_version(run_fn)
     unique = _unique_configs(configs)
 
-    runs = {} if recompute else {key: store.cached_run(config) for key, config in unique.items()}
+    runs = {} if recompute else {key: store.cached_run(config, version) for key, config in unique.items()}
     runs = {key: run for key, run in runs.items() if run is not None}
     _counts["loaded"] += len(runs)
     missing_keys = [key for key in unique if key not in runs]
@@ -223,7 +236,7 @@ def run_grid(configs, run_fn, *, n_jobs=None, dask_address=None, progress=True, 
             try:
                 for n_saved, outcome in enumerate(outcomes):
                     config = missing[outcome.index]
-                    runs[missing_keys[outcome.index]] = _save(config, outcome, n_saved)
+                    runs[missing_keys[outcome.index]] = _save(config, outcome, n_saved, version)
                     _counts["computed"] += 1
                     bar.update()
             finally:
@@ -231,13 +244,14 @@ def run_grid(configs, run_fn, *, n_jobs=None, dask_address=None, progress=True, 
     return store.tidy_table([runs[key] for key in unique])
 
 
-def _save(config, outcome, n_saved):
+def _save(config, outcome, n_saved, version):
     described = f"run {store.run_key(config)} with config {canonical_json(config)}"
     if outcome.error is not None:
         raise RunFailedError(f"{described} failed ({n_saved} runs of this grid finished and were saved):\n"
                              f"{outcome.error}") from outcome.exception
     try:
-        return store.save_run(config, outcome.result, outcome.seconds)
+        return store.save_run(config, outcome.result, outcome.seconds, cpu_seconds=outcome.cpu_seconds,
+                              code_version=version)
     except (TypeError, ValueError) as exc:
         raise RunFailedError(f"{described} returned an invalid result: {exc}") from exc
 
@@ -302,7 +316,8 @@ def _match_keys(config):
 def estimate_cost(configs, paper_key=None):
     """Estimate the CPU time of the runs of a grid that are not cached yet.
 
-    Each missing run is estimated by the mean recorded wall time of the cached
+    Each missing run is estimated by the mean recorded CPU seconds (wall seconds
+    for runs stored before CPU time was recorded) of the cached
     runs with the same configuration except the seed; if there are none, of the
     runs of the same experiment, problem and method, then experiment, problem and
     budget ``T``, then experiment and method, then experiment and problem, then
@@ -329,7 +344,7 @@ def estimate_cost(configs, paper_key=None):
     times = defaultdict(list)
     for run in recorded:
         for _, match in _match_keys(run.config):
-            times[match].append(run.wall_time)
+            times[match].append(run.cost_seconds)
 
     cpu_seconds, n_unestimated, basis = 0.0, 0, defaultdict(int)
     missing = [config for key, config in unique.items() if key not in cached_keys]

@@ -16,12 +16,19 @@ the tidy table; zero-dimensional values become columns of it; everything else
 
 Each result is one ``.npz`` file in ``data/results/<paper>/`` holding the
 result arrays (prefixed ``r.``), the configuration and metadata as JSON text
-(wall time in seconds, creation time, library and numpy versions, trace names)
-and a SHA-256 checksum over all of it. Files are written to a temporary file in
+(wall and CPU seconds, the code version of the run function's module, creation
+time, library and numpy versions, trace names) and a SHA-256 checksum over all
+of it. Files are written to a temporary file in
 the same folder and moved into place with :func:`os.replace`, so a file is
 either complete or absent. A file that cannot be read, lacks a field, fails its
 checksum or holds another configuration is reported with a
 :class:`CorruptResultWarning` and treated as missing; it is never loaded.
+
+A run is *stale* when it was computed by another version of its code: the
+experiment module that holds a run function declares ``CODE_VERSION`` (an int),
+raised whenever a change alters the numbers its runs produce (the spot-check
+test, which recomputes stored runs bit for bit, fails until it is). A stale
+file is reported with a :class:`StaleResultWarning` and recomputed.
 """
 import datetime
 import functools
@@ -44,10 +51,10 @@ import pandas as pd
 from common import paths
 from common.seeding import canonical_json, stable_hash
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 REQUIRED_FIELDS = ("paper", "experiment", "seed")
 # Columns the tidy table adds itself; neither configurations nor results may use them.
-RESERVED_NAMES = ("run_key", "eval", "run_seconds")
+RESERVED_NAMES = ("run_key", "eval", "run_seconds", "run_cpu_seconds")
 _KEY_PREFIX_FIELDS = ("experiment", "problem", "method")
 _ARRAY_PREFIX = "r."
 _CONFIG_ENTRY, _META_ENTRY, _CHECKSUM_ENTRY = "__config__", "__meta__", "__checksum__"
@@ -58,8 +65,16 @@ class CorruptResultWarning(UserWarning):
     """A stored result file is unreadable or inconsistent; the run counts as missing."""
 
 
+class StaleResultWarning(UserWarning):
+    """A stored result was computed by another code version of its run function; it counts as missing."""
+
+
 class _Corrupt(Exception):
     """Internal: why a stored file cannot be trusted."""
+
+
+class _Stale(Exception):
+    """Internal: the stored file is sound but was computed by another code version."""
 
 
 @dataclass(frozen=True)
@@ -79,6 +94,11 @@ class StoredRun:
         Names of the per-evaluation arrays (the rows of the tidy table).
     wall_time : float
         Seconds the run took, measured by the runner.
+    cpu_seconds : float or None
+        CPU seconds (process time) of the run, which a busy machine does not
+        inflate; None for runs stored before it was recorded.
+    code_version : int
+        ``CODE_VERSION`` of the run function's module when the run was computed.
     created : str
         UTC time stamp (ISO 8601) of the computation.
     versions : dict
@@ -91,9 +111,16 @@ class StoredRun:
     result: dict
     traces: tuple
     wall_time: float
+    cpu_seconds: object
+    code_version: int
     created: str
     versions: dict
     path: Path
+
+    @property
+    def cost_seconds(self):
+        """CPU seconds of the run, or its wall seconds where CPU time was not recorded."""
+        return self.wall_time if self.cpu_seconds is None else self.cpu_seconds
 
     @property
     def n_evals(self):
@@ -202,7 +229,22 @@ def _versions():
     return {"library": library, "numpy": np.__version__, "python": platform.python_version()}
 
 
-def save_run(config, result, wall_time):
+def _seconds(name, value):
+    value = float(value)
+    if not np.isfinite(value) or value < 0:
+        raise ValueError(f"{name} must be a finite number of seconds >= 0; got {value!r}")
+    return value
+
+
+def check_code_version(code_version):
+    """Return ``code_version`` if it is an int >= 1, else raise ValueError."""
+    if isinstance(code_version, bool) or not isinstance(code_version, (int, np.integer)) or code_version < 1:
+        raise ValueError(f"code_version must be an int >= 1 (the CODE_VERSION of the run function's module); "
+                         f"got {code_version!r}")
+    return int(code_version)
+
+
+def save_run(config, result, wall_time, *, cpu_seconds=None, code_version):
     """Write one run's result atomically and return it as read back from disk.
 
     Parameters
@@ -213,6 +255,10 @@ def save_run(config, result, wall_time):
         ``{name: ndarray | number | str}`` as returned by the run function.
     wall_time : float
         Seconds the run took.
+    cpu_seconds : float, optional
+        CPU seconds (process time) the run took; None if not measured.
+    code_version : int
+        ``CODE_VERSION`` of the run function's module.
 
     Returns
     -------
@@ -220,9 +266,9 @@ def save_run(config, result, wall_time):
     """
     validate_config(config)
     arrays = _result_arrays(result)
-    wall_time = float(wall_time)
-    if not np.isfinite(wall_time) or wall_time < 0:
-        raise ValueError(f"wall_time must be a finite number of seconds >= 0; got {wall_time!r}")
+    wall_time = _seconds("wall_time", wall_time)
+    cpu_seconds = None if cpu_seconds is None else _seconds("cpu_seconds", cpu_seconds)
+    code_version = check_code_version(code_version)
     key = run_key(config)
     config_json = canonical_json(config)
     meta_json = canonical_json({
@@ -230,6 +276,8 @@ def save_run(config, result, wall_time):
         "key": key,
         "traces": _trace_names(arrays),
         "wall_time": wall_time,
+        "cpu_seconds": cpu_seconds,
+        "code_version": code_version,
         "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "versions": _versions(),
     })
@@ -253,14 +301,14 @@ def save_run(config, result, wall_time):
             raise
     os.chmod(temporary, 0o644)
     os.replace(temporary, path)
-    return read_run(path, expected_config=config)
+    return read_run(path, expected_config=config, code_version=code_version)
 
 
 def _as_value(array):
     return array.item() if array.ndim == 0 else array
 
 
-def read_run(path, expected_config=None):
+def read_run(path, expected_config=None, code_version=None):
     """Read and verify one result file.
 
     Raises
@@ -270,6 +318,8 @@ def read_run(path, expected_config=None):
     _Corrupt
         If the file is unreadable, incomplete, fails its checksum or holds a
         configuration other than ``expected_config``.
+    _Stale
+        If ``code_version`` is given and the run was computed by another one.
     """
     path = Path(path)
     try:
@@ -297,12 +347,16 @@ def read_run(path, expected_config=None):
         raise _Corrupt(f"holds another configuration: {config_json}")
     if meta["key"] != path.stem:
         raise _Corrupt(f"holds run {meta['key']!r}, not {path.stem!r}")
+    if code_version is not None and meta["code_version"] != code_version:
+        raise _Stale(f"computed by code version {meta['code_version']}, the code is at version {code_version}")
     return StoredRun(
         key=meta["key"],
         config=config,
         result={name: _as_value(array) for name, array in arrays.items()},
         traces=tuple(meta["traces"]),
         wall_time=float(meta["wall_time"]),
+        cpu_seconds=meta["cpu_seconds"],
+        code_version=meta["code_version"],
         created=meta["created"],
         versions=meta["versions"],
         path=path,
@@ -314,16 +368,55 @@ def _warn_corrupt(path, reason):
                   CorruptResultWarning, stacklevel=3)
 
 
-def cached_run(config):
-    """The stored run of ``config``, or None if it is missing or corrupt (the latter with a warning)."""
+def _warn_stale(path, reason):
+    warnings.warn(f"ignoring result file {path}: {reason}; the run counts as missing and will be recomputed",
+                  StaleResultWarning, stacklevel=3)
+
+
+def lookup(config, code_version=None):
+    """The stored run of ``config`` and its state, without warnings.
+
+    Parameters
+    ----------
+    config : dict
+    code_version : int, optional
+        The current ``CODE_VERSION`` of the run function's module; a run computed
+        by another version is stale. None accepts any version.
+
+    Returns
+    -------
+    run : StoredRun or None
+        None unless the state is ``"ok"``.
+    state : {"ok", "missing", "corrupt", "stale"}
+    reason : str
+        Why a file was not loaded (empty when ok or missing).
+    """
     path = run_path(config)
     try:
-        return read_run(path, expected_config=config)
+        return read_run(path, expected_config=config, code_version=code_version), "ok", ""
     except FileNotFoundError:
-        return None
+        return None, "missing", ""
     except _Corrupt as exc:
-        _warn_corrupt(path, exc)
-        return None
+        return None, "corrupt", str(exc)
+    except _Stale as exc:
+        return None, "stale", str(exc)
+
+
+def cached_run(config, code_version=None):
+    """The stored run of ``config``, or None if it is missing, corrupt or stale (the last two with a warning).
+
+    Parameters
+    ----------
+    config : dict
+    code_version : int, optional
+        See :func:`lookup`.
+    """
+    run, state, reason = lookup(config, code_version)
+    if state == "corrupt":
+        _warn_corrupt(run_path(config), reason)
+    elif state == "stale":
+        _warn_stale(run_path(config), reason)
+    return run
 
 
 def load_run(config):
@@ -381,7 +474,8 @@ def tidy_table(runs):
 
     Columns: the configuration fields (``paper``, ``experiment``, the others
     sorted, ``seed``), ``run_key``, ``eval`` (0-based evaluation index), the
-    traces, the scalar results and ``run_seconds`` (the run's wall time). A run
+    traces, the scalar results, ``run_seconds`` (the run's wall time) and
+    ``run_cpu_seconds`` (its CPU time, or wall time where none was recorded). A run
     without traces contributes one row with ``eval`` 0. Nested configuration
     values appear as their JSON text. Fields a run lacks are missing values.
 
@@ -411,6 +505,7 @@ def tidy_table(runs):
     for name in scalar_names:
         columns[name] = per_run_constant([run.result.get(name) for run in runs])
     columns["run_seconds"] = per_run_constant([run.wall_time for run in runs])
+    columns["run_cpu_seconds"] = per_run_constant([run.cost_seconds for run in runs])
     return pd.DataFrame(columns)
 
 

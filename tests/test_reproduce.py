@@ -74,7 +74,7 @@ def test_list_runs_from_any_directory(tmp_path):
 
 def test_list_estimates_cost_from_recorded_run_times(reproduce, capsys):
     for config in toy_runs.make_grid({"n_seeds": 1, "budget": 5}):
-        store.save_run(config, toy_runs.toy_run(config), wall_time=3.0)
+        store.save_run(config, toy_runs.toy_run(config), wall_time=3.0, code_version=1)
     assert reproduce.main(["--list", "--scale", "smoke"], registry=TOY_REGISTRY) == 0
     assert "2 cached, 2 to compute; about 6 s CPU" in capsys.readouterr().out
 

@@ -15,7 +15,7 @@ def empty_store(tmp_path, monkeypatch):
 
 
 def deterministic(table):
-    return table.drop(columns="run_seconds")
+    return table.drop(columns=["run_seconds", "run_cpu_seconds"])
 
 
 def grid(n_seeds=4, **settings):
@@ -165,15 +165,29 @@ def test_run_summary_has_one_row_per_run_with_final_values():
     assert np.array_equal(summary["best_so_far"], table.groupby("run_key", sort=False)["y"].max())
 
 
-def test_estimate_cost_uses_the_recorded_wall_times():
+def test_estimate_cost_uses_the_recorded_cpu_seconds_not_the_wall_time():
+    # A run at low priority on a busy machine: wall time inflated, CPU time true.
     for seed, seconds in ((0, 2.0), (1, 4.0)):
-        store.save_run(toy_config(seed), toy_run(toy_config(seed)), wall_time=seconds)
+        store.save_run(toy_config(seed), toy_run(toy_config(seed)), wall_time=10 * seconds, cpu_seconds=seconds,
+                       code_version=1)
     estimate = runner.estimate_cost(grid(n_seeds=5))
     assert (estimate.n_cached, estimate.n_missing, estimate.cpu_seconds) == (2, 3, 9.0)
 
 
+def test_estimate_cost_falls_back_to_wall_seconds_where_no_cpu_time_was_recorded():
+    for seed, seconds in ((0, 2.0), (1, 4.0)):
+        store.save_run(toy_config(seed), toy_run(toy_config(seed)), wall_time=seconds, code_version=1)
+    assert runner.estimate_cost(grid(n_seeds=5)).cpu_seconds == 9.0
+
+
+def test_the_runner_records_cpu_seconds_of_each_run():
+    table = runner.run_grid(grid(n_seeds=2), toy_run, n_jobs=1, progress=False)
+    cpu = table.groupby("run_key")["run_cpu_seconds"].first()
+    assert (cpu > 0).all() and all(run.cpu_seconds is not None for run in store.scan("toy"))
+
+
 def test_estimate_cost_falls_back_to_runs_of_the_same_method():
-    store.save_run(toy_config(0, budget=6), toy_run(toy_config(0, budget=6)), wall_time=5.0)
+    store.save_run(toy_config(0, budget=6), toy_run(toy_config(0, budget=6)), wall_time=5.0, code_version=1)
     estimate = runner.estimate_cost(grid(n_seeds=2, budget=9))
     assert estimate.cpu_seconds == 10.0 and estimate.basis == {"runs of the same experiment/method": 2}
 

@@ -8,6 +8,7 @@ import numpy as np
 
 from common.seeding import make_rng
 
+CODE_VERSION = 1
 NOTEBOOK = "toy.ipynb"
 TITLE = "Toy experiment"
 OUTPUTS = ["Fig. 1"]

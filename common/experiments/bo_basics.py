@@ -26,6 +26,8 @@ from common.seeding import make_rng
 from common.test_functions import get_test_function, on_unit_cube
 
 PAPER = "bo_basics"
+# Raise whenever a change alters the numbers of a run; cached runs of another version are recomputed.
+CODE_VERSION = 1
 NOTEBOOK = "bo_basics.ipynb"
 TITLE = "Bayesian optimization basics: GP posterior, acquisitions, BO vs random search (teaching notebook)"
 OUTPUTS = ["gp_posterior", "acquisitions", "bo_loop", "regret", "final_regret (table)"]

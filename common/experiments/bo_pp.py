@@ -27,6 +27,8 @@ from common.seeding import make_rng
 from common.test_functions import DropWave, Griewank, Hartmann6, Rastrigin, ScaledFunction
 
 PAPER = "bo_pp"
+# Raise whenever a change alters the numbers of a run; cached runs of another version are recomputed.
+CODE_VERSION = 1
 NOTEBOOK = "bo_pp.ipynb"
 TITLE = "Qian, Xiong & Xue: Bayesian Optimization using Pseudo-Points (BO-PP)"
 OUTPUTS = ["Table 1", "Fig. 1", "Fig. 2", "Fig. 3", "Fig. 4", "Fig. 5", "Fig. 6", "Fig. 7"]
