@@ -1,20 +1,32 @@
 """Regenerate the companion's figures, tables and verdicts by running its notebooks.
 
-Runs every registered notebook (``common/experiments/__init__.py``) with papermill
-in this one process, at each notebook's default scale unless ``--scale`` is
-given, reusing the cached results in ``data/results``. The executed notebooks
-are written in place, and the verdict tables of all papers are gathered into the
-``REPRODUCTION.md`` scorecard.
+Without arguments, runs every registered notebook (``common/experiments/__init__.py``)
+at its *published configuration* (``PUBLISHED`` in its experiment module) from the
+cached runs in ``data/results``: the committed notebooks, figures, tables,
+verdicts and the ``REPRODUCTION.md`` scorecard are rewritten byte for byte, so
+``git status`` stays clean unless the code or the cache changed something.
+
+A notebook is executed into a staging folder and its outputs (notebook, figures,
+tables, verdicts) replace the previous ones only when the execution completes:
+an error, Ctrl-C or SIGTERM leaves every tracked file as it was. Another scale
+or an override (``--scale``, ``-p``) writes to ``output/<key>/<configuration>/``
+instead, never over the published outputs; to publish another configuration,
+change ``PUBLISHED`` in the experiment module and run this again.
 
 Examples
 --------
-    python reproduce.py                         # everything, default scales
-    python reproduce.py bo_pp --scale paper     # one notebook at the paper's scale
-    python reproduce.py -p n_seeds 5 --jobs 2   # override a parameter, 2 local processes
-    python reproduce.py --dask tcp://10.0.0.5:8786
-    python reproduce.py --list                  # what each notebook regenerates and costs
+    python reproduce.py                          # every notebook, published configuration, from the cache
+    python reproduce.py bo_pp --scale quick      # one notebook at another scale (into output/)
+    python reproduce.py bo_pp -p n_seeds 5       # an override of the published configuration (into output/)
+    python reproduce.py --list                   # what each notebook regenerates, cached and missing runs, costs
+    nice -n 19 python reproduce.py bo_pp --scale paper --runs-only   # fill a grid's cache, no notebook
+    python reproduce.py --scale paper --runs-only --dask tcp://10.0.0.5:8786
 
-Exit status: 0 if every notebook ran, 1 if one failed, 2 for a usage error.
+``--jobs`` and ``--dask`` choose where missing runs are computed; the results, and
+so every output, are identical whichever is used.
+
+Exit status: 0 if everything ran, 1 if a notebook or run failed, 2 for bad input
+(checked before anything is computed or written), 130 when interrupted.
 """
 import os
 
@@ -25,15 +37,29 @@ for _name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 
 import argparse  # noqa: E402
 import ast  # noqa: E402
+import datetime  # noqa: E402
 import json  # noqa: E402
+import shutil  # noqa: E402
+import signal  # noqa: E402
 import sys  # noqa: E402
+import tempfile  # noqa: E402
 import time  # noqa: E402
+from contextlib import contextmanager  # noqa: E402
+from pathlib import Path  # noqa: E402
 
 from common import paths  # noqa: E402
 from common.experiments import NOTEBOOKS, load_experiment  # noqa: E402
-from common.notebook import SCALES  # noqa: E402
+from common.notebook import BACKEND_PARAMETERS, PUBLISHED_NAME, SCALES  # noqa: E402
 
-BACKEND_PARAMETERS = {"scale": "--scale", "n_jobs": "--jobs", "dask_address": "--dask"}
+BACKEND_FLAGS = {"scale": "--scale", "n_jobs": "--jobs", "dask_address": "--dask"}
+# Notebook and cell metadata papermill and nbclient write that change with every execution.
+_VOLATILE_NOTEBOOK_METADATA = ("start_time", "end_time", "duration", "input_path", "output_path",
+                               "environment_variables")
+_VOLATILE_CELL_METADATA = ("execution", "papermill")
+
+
+class Interrupted(Exception):
+    """Ctrl-C or SIGTERM arrived; raised so that every clean-up on the way out runs."""
 
 
 def _positive_int(text):
@@ -60,147 +86,298 @@ def build_parser(registry):
         formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__.split("\n\n", 1)[1])
     parser.add_argument("notebooks", nargs="*", metavar="NOTEBOOK",
                         help=f"notebooks to run (default: all): {', '.join(registry) or '(none registered)'}")
-    parser.add_argument("--scale", choices=SCALES, help="scale of every notebook (default: each notebook's own)")
+    parser.add_argument("--scale", choices=SCALES,
+                        help="run this scale's defaults instead of the published configuration")
     parser.add_argument("-p", "--parameter", nargs=2, action="append", default=[], dest="parameters",
                         metavar=("NAME", "VALUE"),
                         help="set a notebook parameter; VALUE is read as a Python literal (repeatable)")
     backend = parser.add_mutually_exclusive_group()
     backend.add_argument("--jobs", type=_positive_int, metavar="N",
-                         help="local worker processes for the runs (default: all cores)")
-    backend.add_argument("--dask", metavar="ADDRESS", help="compute the runs on this Dask scheduler")
-    parser.add_argument("--list", action="store_true",
-                        help="list the notebooks, what they regenerate and their estimated cost per scale")
+                         help="local worker processes for missing runs (default: all cores)")
+    backend.add_argument("--dask", metavar="ADDRESS", help="compute missing runs on this Dask scheduler")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--list", action="store_true",
+                      help="list the notebooks, what they regenerate, cached and missing runs and their CPU cost")
+    mode.add_argument("--runs-only", action="store_true",
+                      help="compute the missing runs of the configuration's grid without executing the notebook; "
+                           "resumable, stop it any time")
     return parser
 
 
 def _overrides(parser, pairs):
     overrides = {}
     for name, text in pairs:
-        if name in BACKEND_PARAMETERS:
-            parser.error(f"-p {name}: use {BACKEND_PARAMETERS[name]} for this parameter")
+        if name in BACKEND_FLAGS:
+            parser.error(f"-p {name}: use {BACKEND_FLAGS[name]} for this parameter")
         overrides[name] = _literal(text)
     return overrides
 
 
-def _declared_parameters(module):
-    import papermill
+def _plan(parser, key, registry, args, overrides):
+    """Load a notebook's experiment module and resolve its configuration; usage errors exit 2."""
+    from common.notebook import configuration, configuration_name, parameter_names
 
-    path = paths.notebooks_dir() / module.NOTEBOOK
-    if not path.exists():
-        raise FileNotFoundError(f"the notebook file {path} does not exist")
-    return path, papermill.inspect_notebook(str(path))
-
-
-def _notebook_parameters(parser, key, module, declared, args, overrides):
-    """The papermill parameters of one notebook, after checking names and values (usage error: exit 2)."""
-    from common.notebook import resolve_parameters
-
+    try:
+        module = load_experiment(key, registry)
+    except Exception as exc:  # a broken module is a failure of this notebook, not a usage error
+        return {"key": key, "error": f"cannot load its experiment module: {type(exc).__name__}: {exc}"}
+    declared = [name for name in parameter_names(module) if name not in BACKEND_FLAGS]
     unknown = [name for name in overrides if name not in declared]
     if unknown:
-        parser.error(f"-p {unknown[0]}: not a parameter of notebook {key!r}; its parameters: "
-                     f"{', '.join(declared) or '(none)'}")
-    scale = args.scale or (_literal(declared["scale"]["default"]) if "scale" in declared else None)
-    if scale is not None:
-        names = module.SCALES.get(scale, {})
-        checked = {name: value for name, value in overrides.items() if name in names}
-        try:
-            resolve_parameters(scale, module.SCALES, allowed=getattr(module, "ALLOWED", None), **checked)
-        except ValueError as exc:
-            parser.error(f"notebook {key!r}: {exc}")
-    parameters = dict(overrides)
-    for name, value in (("scale", args.scale), ("n_jobs", args.jobs), ("dask_address", args.dask)):
-        if value is None:
-            continue
-        if name in declared:
-            parameters[name] = value
-        else:
-            print(f"note: notebook {key!r} has no parameter {name!r}; {BACKEND_PARAMETERS[name]} does not apply to it")
-    return parameters
+        parser.error(f"-p {unknown[0]}: not a parameter of notebook {key!r}; its parameters: {', '.join(declared)}")
+    try:
+        params = configuration(module, args.scale, **overrides)
+    except ValueError as exc:
+        parser.error(f"notebook {key!r}: {exc}")
+    return {"key": key, "module": module, "params": params, "name": configuration_name(module, params)}
 
 
-def list_notebooks(keys, registry, scales):
-    """Print each notebook, what it regenerates and its cost per scale; return the keys that failed."""
-    from common.notebook import resolve_parameters
+# --------------------------------------------------------------------------- --list
+def list_notebooks(plans, n_jobs, dask_address):
+    """Print each notebook, what it regenerates, and the cost of its configuration; return failed keys."""
     from common.runner import check_backend, estimate_cost, format_seconds
 
-    n_cores = check_backend()
-
-    if not keys:
-        print("no notebooks registered (see common/experiments/__init__.py)")
+    n_cores = check_backend(n_jobs, dask_address) or "the cluster's"
     failed = []
-    for key in keys:
-        try:
-            module = load_experiment(key, registry)
-        except Exception as exc:  # a broken module is reported, the others still listed
-            print(f"{key}: cannot load its experiment module: {type(exc).__name__}: {exc}")
-            failed.append(key)
+    for plan in plans:
+        if "error" in plan:
+            print(f"{plan['key']}: {plan['error']}")
+            failed.append(plan["key"])
             continue
-        print(f"{key}: {module.TITLE}")
+        module = plan["module"]
+        print(f"{plan['key']}: {module.TITLE}")
         print(f"  notebook: notebooks/{module.NOTEBOOK}")
         print(f"  regenerates: {', '.join(module.OUTPUTS) or '(nothing)'}")
-        for scale in scales:
-            if scale not in module.SCALES:
-                print(f"  {scale}: not defined")
-                continue
-            try:
-                estimate = estimate_cost(module.make_grid(resolve_parameters(scale, module.SCALES)))
-                elapsed = (f", about {format_seconds(estimate.wall_seconds(n_cores))} on {n_cores} cores"
-                           if estimate.cpu_seconds else "")
-                print(f"  {scale}: {estimate}{elapsed}")
-            except Exception as exc:
-                print(f"  {scale}: cannot build the grid: {type(exc).__name__}: {exc}")
-                failed.append(key)
+        try:
+            estimate = estimate_cost(module.make_grid(plan["params"]))
+        except Exception as exc:
+            print(f"  {plan['name']}: cannot build the grid: {type(exc).__name__}: {exc}")
+            failed.append(plan["key"])
+            continue
+        elapsed = (f", about {format_seconds(estimate.wall_seconds(n_cores))} on {n_cores} cores"
+                   if estimate.cpu_seconds and isinstance(n_cores, int) else "")
+        print(f"  {plan['name']} (scale {plan['params']['scale']}): {estimate}{elapsed}")
     return failed
 
 
-def run_notebook(key, path, parameters):
-    """Execute one notebook in place with papermill; return its report."""
+# --------------------------------------------------------------------------- --runs-only
+def compute_runs(plans, n_jobs, dask_address):
+    """Fill the cache of each configuration's grid; return the keys that failed."""
+    from common.runner import RunFailedError, estimate_cost, reset_run_counts, run_counts, run_grid
+
+    failed = []
+    for plan in plans:
+        if "error" in plan:
+            print(f"{plan['key']:<20} FAILED  {plan['error']}")
+            failed.append(plan["key"])
+            continue
+        module, grid = plan["module"], plan["module"].make_grid(plan["params"])
+        print(f"{plan['key']}: {plan['name']} (scale {plan['params']['scale']}): {estimate_cost(grid)}", flush=True)
+        reset_run_counts()
+        try:
+            run_grid(grid, module.run, n_jobs=n_jobs, dask_address=dask_address)
+        except RunFailedError as exc:
+            print(f"{plan['key']:<20} FAILED  {exc}")
+            failed.append(plan["key"])
+        counts = run_counts()
+        print(f"{plan['key']:<20} {counts['computed']} runs computed, {counts['loaded']} loaded"
+              f"{_replaced(counts)}", flush=True)
+    return failed
+
+
+def _replaced(counts):
+    text = ""
+    for state in ("corrupt", "stale"):
+        if counts[state]:
+            text += f"; {len(counts[state])} {state} cached file(s) recomputed: " + "; ".join(counts[state])
+    return text
+
+
+# --------------------------------------------------------------------------- notebook execution
+def staging_root():
+    """Folder of the executions in progress, beside the figures so that moving them in is a rename."""
+    return paths.figures_root().parent / ".staging"
+
+
+def _destinations(plan):
+    """Where a completed execution's notebook and figure folder go."""
+    key, module = plan["key"], plan["module"]
+    notebook = Path(module.NOTEBOOK)
+    if plan["name"] == PUBLISHED_NAME:
+        return (notebook if notebook.is_absolute() else paths.notebooks_dir() / notebook), paths.figures_dir(key)
+    folder = paths.output_dir(key, plan["name"])
+    return folder / notebook.name, folder / "figures" / key
+
+
+def _scrub(notebook_path):
+    """Remove what changes with every execution: timestamps, durations, paths, the injected cell's random id."""
+    import nbformat
+
+    notebook = nbformat.read(notebook_path, as_version=4)
+    for name in _VOLATILE_NOTEBOOK_METADATA:
+        notebook.metadata.get("papermill", {}).pop(name, None)
+    for cell in notebook.cells:
+        for name in _VOLATILE_CELL_METADATA:
+            cell.metadata.pop(name, None)
+        if "injected-parameters" in cell.metadata.get("tags", []):
+            cell.id = "injected-parameters"  # papermill draws a random id for the cell it inserts
+    nbformat.write(notebook, notebook_path)
+
+
+@contextmanager
+def _signals_deferred():
+    """Hold Ctrl-C and SIGTERM while outputs are swapped in, so that a swap is never half done."""
+    signals = {signal.SIGINT, signal.SIGTERM}
+    signal.pthread_sigmask(signal.SIG_BLOCK, signals)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, signals)
+
+
+def _swap_in(staged_notebook, staged_figures, notebook_path, figures_path, staging):
+    """Move a completed execution's outputs into place: two renames per destination."""
+    with _signals_deferred():
+        notebook_path.parent.mkdir(parents=True, exist_ok=True)
+        figures_path.parent.mkdir(parents=True, exist_ok=True)
+        if figures_path.exists():
+            figures_path.rename(staging / "previous-figures")
+        if staged_figures.exists():
+            staged_figures.rename(figures_path)
+        staged_notebook.replace(notebook_path)
+        _write_journal(staging, "swapped")
+
+
+def _write_journal(staging, state, **details):
+    (staging / "journal.json").write_text(json.dumps({"pid": os.getpid(), "state": state, **details}))
+
+
+def recover_interrupted_swaps():
+    """Undo what a killed ``reproduce.py`` left half done, and remove its staging folders."""
+    root = staging_root()
+    for staging in sorted(root.glob("*")) if root.exists() else []:
+        try:
+            journal = json.loads((staging / "journal.json").read_text())
+        except (OSError, ValueError):
+            journal = {}
+        pid = journal.get("pid")
+        if pid and pid != os.getpid() and _alive(pid):
+            continue  # another reproduce.py is executing
+        previous, destination = staging / "previous-figures", journal.get("figures")
+        staged_notebook = staging / journal.get("notebook", "-")
+        # Killed while swapping, before the notebook (the last move) went in: put the old figures back.
+        if journal.get("state") == "swapping" and staged_notebook.exists() and previous.exists():
+            if Path(destination).exists():
+                Path(destination).rename(staging / "abandoned-figures")
+            previous.rename(destination)
+            print(f"restored {destination} after an interrupted regeneration")
+        shutil.rmtree(staging, ignore_errors=True)
+    if root.exists() and not any(root.iterdir()):
+        root.rmdir()
+
+
+def _alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def run_notebook(plan, n_jobs, dask_address):
+    """Execute one notebook into a staging folder and swap its outputs in if it completes; return its report."""
     import papermill
 
-    folder = paths.figures_dir(key)
-    summary_path = folder / "summary.json"
-    for stale in ("summary.json", "verdicts.csv", "verdicts.md"):  # must not pass for this execution's
-        (folder / stale).unlink(missing_ok=True)
-    executed = path.with_name(f".{path.stem}.executing{path.suffix}")
+    from common.notebook import parameter_names
+
+    key, module, params = plan["key"], plan["module"], plan["params"]
+    notebook_path, figures_path = _destinations(plan)
+    source = Path(module.NOTEBOOK) if Path(module.NOTEBOOK).is_absolute() else paths.notebooks_dir() / module.NOTEBOOK
+    staging_root().mkdir(exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f"{key}-", dir=staging_root()))
+    _write_journal(staging, "executing", figures=str(figures_path))
+    staged_figures_root = staging / "figures"
+    staged_notebook = staging / notebook_path.name
+    # Every parameter explicitly; the backend goes through the environment, never into the notebook.
+    parameters = {name: params.get(name) for name in parameter_names(module)}
+    environment = {paths.FIGURES_ROOT_VARIABLE: str(staged_figures_root)}
+    if dask_address is not None:
+        environment["BO_DASK"] = dask_address
+    elif n_jobs is not None:
+        environment["BO_JOBS"] = str(n_jobs)
     start = time.perf_counter()
-    error = None
+    report = {"key": key, "name": plan["name"], "error": None, "summary": None, "execution": None,
+              "destination": notebook_path}
     try:
-        papermill.execute_notebook(str(path), str(executed), parameters=parameters, kernel_name="python3",
-                                   cwd=str(paths.repo_root()), progress_bar=False)
-        executed.replace(path)  # the committed notebook is replaced only by a complete execution
+        with _environment(environment):
+            papermill.execute_notebook(str(source), str(staged_notebook), parameters=parameters,
+                                       kernel_name="python3", cwd=str(paths.repo_root()), progress_bar=False)
+        staged_figures = staged_figures_root / key
+        summary_path, execution_path = staged_figures / "summary.json", staged_figures / "execution.json"
+        if not summary_path.exists():
+            raise RuntimeError(f"no {summary_path.name} written (the notebook must call write_notebook_summary)")
+        report["summary"] = json.loads(summary_path.read_text())
+        if execution_path.exists():
+            report["execution"] = json.loads(execution_path.read_text())
+            execution_path.unlink()  # what this execution did is logged, not published
+        _scrub(staged_notebook)
+        _write_journal(staging, "swapping", figures=str(figures_path), notebook=staged_notebook.name)
+        _swap_in(staged_notebook, staged_figures, notebook_path, figures_path, staging)
     except papermill.PapermillExecutionError as exc:
-        error = f"cell {exc.exec_count}: {exc.ename}: {exc.evalue}"
+        report["error"] = f"cell {exc.exec_count}: {exc.ename}: {exc.evalue}"
+    except (KeyboardInterrupt, Interrupted):
+        report["error"] = "interrupted; its previous outputs are unchanged"
+        report["interrupted"] = True
     except Exception as exc:  # the kernel or papermill itself failed; the other notebooks still run
-        error = f"{type(exc).__name__}: {exc}"
-    executed.unlink(missing_ok=True)
-    summary = json.loads(summary_path.read_text()) if summary_path.exists() else None
-    if error is None and summary is None:
-        error = f"no {summary_path.name} written (the notebook must call write_notebook_summary)"
-    return {"key": key, "error": error, "seconds": time.perf_counter() - start, "summary": summary}
+        report["error"] = f"{type(exc).__name__}: {exc}"
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    report["seconds"] = time.perf_counter() - start
+    return report
+
+
+@contextmanager
+def _environment(variables):
+    saved = {name: os.environ.get(name) for name in variables}
+    os.environ.update(variables)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 def _report_line(report):
-    from common.claims import VERDICTS, format_counts
+    from common.claims import format_counts
 
     status = "ok" if report["error"] is None else "FAILED"
-    line = f"{report['key']:<20} {status:<7} {report['seconds']:7.1f} s"
-    summary = report["summary"]
-    if summary:
-        counts = {verdict: summary["verdicts"].get(verdict, 0) for verdict in VERDICTS}
-        line += (f"   scale {summary['scale']}   runs {summary['runs_loaded']} loaded, "
-                 f"{summary['runs_computed']} computed   figures {len(summary['figures'])}   {format_counts(counts)}")
+    line = f"{report['key']:<20} {status:<7} {report.get('seconds', 0.0):7.1f} s   {report.get('name', '')}"
+    summary, execution = report.get("summary"), report.get("execution")
+    if report["error"] is None and summary:
+        counts = {verdict: count for verdict, count in summary["verdicts"].items()}
+        line += f" (scale {summary['scale']})   figures {len(summary['figures'])}   {format_counts(counts)}"
+    if report["error"] is None and execution:
+        line += f"   runs {execution['loaded']} loaded, {execution['computed']} computed{_replaced(execution)}"
+    if report["error"] is None and report.get("name") != PUBLISHED_NAME and "destination" in report:
+        shown = report["destination"]
+        line += f"\n{'':<20} written to {shown.relative_to(paths.repo_root()) if shown.is_relative_to(paths.repo_root()) else shown}"
     if report["error"]:
         line += f"\n{'':<20} {report['error']}"
     return line
 
 
 def write_scorecard(registry):
-    """Gather every paper's verdict table into REPRODUCTION.md; return its path."""
+    """Gather every paper's published verdict table into REPRODUCTION.md (atomically); return its path."""
     import pandas as pd
 
-    from common.claims import VERDICTS, format_counts, markdown_table, verdict_counts
+    from common.claims import IDENTITY_VERDICTS, VERDICTS, format_counts, markdown_table, verdict_counts
 
-    sections, totals = [], dict.fromkeys(VERDICTS, 0)
+    sections, totals = [], dict.fromkeys(VERDICTS + IDENTITY_VERDICTS, 0)
     for key in registry:
         try:
             module = load_experiment(key, registry)
@@ -215,17 +392,35 @@ def write_scorecard(registry):
         table = pd.read_csv(verdicts_path, dtype=str, keep_default_na=False)
         scale = table["scale"].iloc[0] if len(table) else "unknown"
         counts = verdict_counts(table)
-        totals = {verdict: totals[verdict] + counts[verdict] for verdict in VERDICTS}
+        totals = {verdict: totals[verdict] + counts[verdict] for verdict in totals}
         sections.append(f"Notebook: {notebook}. Scale: {scale}. {format_counts(counts)}.\n")
         sections.append(markdown_table(table.drop(columns="scale")) + "\n")
     header = ("# Reproduction scorecard\n\n"
               "One verdict per claim of each paper, gathered by `python reproduce.py` from "
-              "`figures/<key>/verdicts.csv`. Verdicts: " + ", ".join(VERDICTS) + ".\n\n"
+              "`figures/<key>/verdicts.csv`, at each notebook's published configuration. Empirical verdicts: "
+              + ", ".join(VERDICTS) + ". Identities and theorems checked numerically: "
+              + ", ".join(IDENTITY_VERDICTS) + ".\n\n"
               f"All papers: {format_counts(totals)}.\n")
     path = paths.scorecard_path()
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("\n".join([header, *sections]))
+    temporary = path.with_name(f".{path.name}.tmp")
+    temporary.write_text("\n".join([header, *sections]))
+    temporary.replace(path)
     return path
+
+
+def _log(reports):
+    """Append what ran, when and how long to ``output/reproduce.log`` (not tracked)."""
+    log = paths.output_root() / "reproduce.log"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    now = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    with log.open("a") as file:
+        for report in reports:
+            file.write(f"{now} {_report_line(report)}\n")
+
+
+def _raise_interrupted(signum, frame):
+    raise Interrupted(signal.Signals(signum).name)
 
 
 def main(argv=None, registry=None):
@@ -239,35 +434,59 @@ def main(argv=None, registry=None):
                      f"{', '.join(registry) or '(none registered)'}")
     overrides = _overrides(parser, args.parameters)
     keys = list(dict.fromkeys(args.notebooks)) or list(registry)
+    plans = [_plan(parser, key, registry, args, overrides) for key in keys]
+    if args.dask is not None and not args.list:
+        from common.runner import check_dask
+
+        try:
+            n_workers = check_dask(args.dask)
+        except ValueError as exc:
+            parser.error(f"--dask: {exc}")
+        print(f"Dask scheduler {args.dask}: {n_workers} workers")
 
     if args.list:
-        return 1 if list_notebooks(keys, registry, [args.scale] if args.scale else SCALES) else 0
+        return 1 if list_notebooks(plans, args.jobs, args.dask) else 0
 
-    reports, planned = [], []
-    for key in keys:
-        try:
-            module = load_experiment(key, registry)
-            path, declared = _declared_parameters(module)
-        except Exception as exc:  # reported as this notebook's failure; the others still run
-            reports.append({"key": key, "error": f"{type(exc).__name__}: {exc}", "seconds": 0.0, "summary": None})
+    previous_handler = signal.signal(signal.SIGTERM, _raise_interrupted)
+    try:
+        if args.runs_only:
+            try:
+                return 1 if compute_runs(plans, args.jobs, args.dask) else 0
+            except (KeyboardInterrupt, Interrupted):
+                print("\ninterrupted: every run that finished is saved; run the same command again to resume")
+                return 130
+        return _regenerate(plans, registry, args)
+    finally:
+        signal.signal(signal.SIGTERM, previous_handler)
+
+
+def _regenerate(plans, registry, args):
+    recover_interrupted_swaps()
+    reports = []
+    for index, plan in enumerate(plans, start=1):
+        if "error" in plan:
+            reports.append({**plan, "seconds": 0.0})
+            print(_report_line(reports[-1]), flush=True)
             continue
-        planned.append((key, path, _notebook_parameters(parser, key, module, declared, args, overrides)))
-
-    for index, (key, path, parameters) in enumerate(planned, start=1):
-        shown = path.relative_to(paths.repo_root()) if path.is_relative_to(paths.repo_root()) else path
-        print(f"[{index}/{len(planned)}] {key}: running {shown} "
-              f"with {parameters or 'its defaults'}", flush=True)
-        reports.append(run_notebook(key, path, parameters))
+        print(f"[{index}/{len(plans)}] {plan['key']}: configuration {plan['name']!r} "
+              f"(scale {plan['params']['scale']})", flush=True)
+        reports.append(run_notebook(plan, args.jobs, args.dask))
         print(_report_line(reports[-1]), flush=True)
-
-    scorecard = write_scorecard(registry)
+        if reports[-1].get("interrupted"):
+            break
+    _log(reports)
+    published = [report for report in reports if report.get("name") == PUBLISHED_NAME and report["error"] is None]
     print("\nSummary")
     for report in reports:
         print(_report_line(report))
-    print(f"Scorecard: {scorecard}")
+    if published:
+        print(f"Scorecard: {write_scorecard(registry)}")
+    if any(report.get("interrupted") for report in reports):
+        print("Interrupted: the notebooks that completed were swapped in; the others are unchanged.")
+        return 130
     failed = [report["key"] for report in reports if report["error"] is not None]
     if failed:
-        print(f"Failed: {', '.join(failed)}")
+        print(f"Failed: {', '.join(failed)} (their previous outputs are unchanged)")
     return 1 if failed else 0
 
 

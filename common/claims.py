@@ -2,8 +2,9 @@
 
 A notebook declares each claim of its paper with :func:`claim`: the figure or
 table it belongs to, the paper's statement, the paper's number(s) where there
-are any, our number(s) computed from the runs, the check used and its verdict,
-one of :data:`VERDICTS`:
+are any, our number(s) computed from the runs, the check used and its verdict.
+A claim has one of two kinds (:data:`KINDS`). An ``"empirical"`` claim, about
+what runs show, gets one of :data:`VERDICTS`:
 
 ``"reproduced"``
     our runs show what the paper states, within the check's tolerance;
@@ -16,11 +17,40 @@ one of :data:`VERDICTS`:
 ``"not run at this scale"``
     the claim needs a larger scale than this execution used.
 
-The first three are outcomes of a comparison and require our number: a claim
-cannot be marked reproduced from a typed-in value or from nothing.
-:func:`verdict_table` collects the claims, :func:`save_verdicts` writes them to
-``figures/<key>/verdicts.csv`` (and ``.md``) where ``reproduce.py`` gathers them
-into the ``REPRODUCTION.md`` scorecard.
+An ``"identity"`` (a lemma or theorem checked numerically) is ``"verified"`` or
+``"not verified"`` (:data:`IDENTITY_VERDICTS`) and is counted apart, so that an
+algebraic fact does not pass for an empirical result.
+
+The first three empirical verdicts and both identity verdicts are outcomes of a
+comparison and require our number: a claim cannot be marked reproduced from a
+typed-in value or from nothing. :func:`verdict_table` collects the claims,
+:func:`save_verdicts` writes them to ``figures/<key>/verdicts.csv`` (and
+``.md``) where ``reproduce.py`` gathers them into the ``REPRODUCTION.md``
+scorecard.
+
+Claims declared before the runs
+-------------------------------
+A :class:`ClaimSpec` declares a claim as code, before any paper-scale run: the
+paper's sentence and where it is, the quantity, the test, its thresholds and the
+minimum scale. Its ``measure`` function turns the runs into a score in [0, 1]
+(e.g. the fraction of cells where a method is significantly better, see
+:mod:`common.stats`); :func:`judge` applies the thresholds and returns the
+verdict table. The verdict is "reproduced" if ``score >= reproduced_at``,
+"partly reproduced" if ``score >= partly_at``, "not reproduced" otherwise (for
+an identity: "verified" if ``score >= reproduced_at``).
+
+Thresholds are never at chance level. For a claim that a method is better in
+"most" or "all" cells, each cell counts as better only if the paired test says
+so at :data:`common.stats.ALPHA`; a method that makes no difference then comes
+out better in a cell with probability ``ALPHA / 2``. ``reproduced_at`` is the
+fraction the paper's own claim or table implies, and ``partly_at`` comes from
+:func:`partly_threshold`: at least a quarter of the cells and at least as many
+as chance alone reaches with probability at most ``ALPHA``. For a claim that a
+method is "no worse", chance lies on the other side: a method that makes no
+difference is no worse, and passes as it should; such a claim is reproduced only
+if no cell is significantly worse, and the reason shows the ties. A threshold
+changed after a paper-scale run is recorded in the spec (:class:`ThresholdChange`) and
+the verdict table shows, beside the verdict, the one the old thresholds give.
 
 The paper's numbers live in ``data/paper/<key>.csv``, one row per reported
 number. Its columns are
@@ -37,21 +67,29 @@ others    labels that locate the number in the table, as many as it needs,
 ``table`` with the labels identifies a number; :func:`paper_number` looks one
 up, e.g. ``paper_number(numbers, "table1", problem="Dropwave", method="UCB")``.
 """
+import dataclasses
 import math
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
+from IPython.display import Markdown
 
-from common import paths
+from common import paths, stats
 from common.notebook import SCALES
 
+KINDS = ("empirical", "identity")
 VERDICTS = ("reproduced", "partly reproduced", "not reproduced", "not comparable", "not run at this scale")
 COMPARISON_VERDICTS = VERDICTS[:3]
+IDENTITY_VERDICTS = ("verified", "not verified")
+VERDICTS_OF_KIND = {"empirical": VERDICTS, "identity": IDENTITY_VERDICTS}
 REQUIRED_PAPER_COLUMNS = ("table", "value")
 OPTIONAL_PAPER_COLUMNS = ("std", "note")
-TABLE_COLUMNS = ("id", "figure", "statement", "paper", "ours", "check", "verdict", "reason")
+TABLE_COLUMNS = ("id", "kind", "figure", "statement", "paper", "ours", "check", "verdict", "reason", "disclosure")
+# A claim about most cells that holds in fewer than a quarter of them is too far from "most" to be
+# partly reproduced, even where chance alone would rarely reach that count (claims with many cells).
+PARTLY_FLOOR = 0.25
 
 
 @dataclass(frozen=True)
@@ -156,16 +194,22 @@ class Check:
     Attributes
     ----------
     verdict : str
-        One of :data:`VERDICTS`.
+        One of :data:`VERDICTS` or :data:`IDENTITY_VERDICTS`.
     reason : str
         One line saying why.
     method : str
         The check used, in words (shown in the verdict table).
+    ours, paper : optional
+        Our number(s) and the paper's, where the check computed them
+        (:meth:`ClaimSpec.evaluate` does); :func:`claim` uses them when not
+        given separately.
     """
 
     verdict: str
     reason: str
     method: str
+    ours: object = None
+    paper: object = None
 
 
 def _value(number):
@@ -264,6 +308,32 @@ def check_all(conditions, *, what="conditions", reproduced_at=1.0, partly_at=0.5
     return Check(verdict, reason, f"holds for {required} of the {what} (partly: {partly_at:.0%})")
 
 
+def check_identity(errors, *, tolerance):
+    """Does an identity hold numerically: is every error within the tolerance?
+
+    Parameters
+    ----------
+    errors : mapping of str to float
+        A name for each form of the identity checked and its largest absolute error.
+    tolerance : float >= 0
+
+    Returns
+    -------
+    Check
+        Verdict "verified" if every error is at most ``tolerance``, "not verified" otherwise.
+    """
+    if not errors:
+        raise ValueError("errors is empty; give the largest error of at least one identity")
+    if not tolerance >= 0:
+        raise ValueError(f"tolerance must be a number >= 0; got {tolerance!r}")
+    failing = [name for name, error in errors.items() if not float(error) <= tolerance]
+    verdict = "not verified" if failing else "verified"
+    reason = "largest errors " + ", ".join(f"{name} {format_number(float(error))}" for name, error in errors.items())
+    if failing:
+        reason += f"; above {tolerance:g} for {', '.join(failing)}"
+    return Check(verdict, reason, f"largest absolute error <= {tolerance:g}", ours=dict(errors))
+
+
 @dataclass(frozen=True)
 class Claim:
     """One row of the verdict table; build it with :func:`claim`."""
@@ -276,6 +346,8 @@ class Claim:
     check: str
     verdict: str
     reason: str
+    kind: str = "empirical"
+    disclosure: str = ""
 
 
 def _has_number(ours):
@@ -291,7 +363,7 @@ def _has_number(ours):
 
 
 def claim(id, figure, statement, *, check=None, verdict=None, reason=None, method=None,
-          paper=None, ours=None, scale=None, min_scale=None):
+          paper=None, ours=None, scale=None, min_scale=None, kind="empirical", ran=None, disclosure=""):
     """Declare one claim of the paper and its verdict.
 
     Parameters
@@ -304,18 +376,29 @@ def claim(id, figure, statement, *, check=None, verdict=None, reason=None, metho
         What the paper states, in one sentence.
     check : Check, optional
         The outcome of a check (:func:`check_close`, :func:`check_order`,
-        :func:`check_all`). Otherwise give ``verdict``, ``reason`` and ``method``.
+        :func:`check_all`, :func:`check_identity`). Otherwise give ``verdict``,
+        ``reason`` and ``method``.
     verdict, reason, method : str, optional
         A verdict given directly, e.g. ``"not comparable"`` with the reason.
     paper : PaperNumber, float, mapping or None
-        The paper's number(s), None for a qualitative claim.
+        The paper's number(s), None for a qualitative claim; default: the check's.
     ours : float, array, mapping or None
-        Our number(s), computed from the runs. Required for the verdicts
-        reproduced, partly reproduced and not reproduced.
+        Our number(s), computed from the runs; default: the check's. Required
+        for the verdicts reproduced, partly reproduced, not reproduced,
+        verified and not verified.
     scale, min_scale : str, optional
         The scale of this execution and the smallest scale at which the claim
         is meaningful. Below it the verdict becomes ``"not run at this scale"``;
-        the check's outcome stays in the reason.
+        the check's outcome stays in the reason. Empirical claims only.
+    kind : {"empirical", "identity"}, default "empirical"
+        An identity takes one of :data:`IDENTITY_VERDICTS`, an empirical claim
+        one of :data:`VERDICTS`.
+    ran : str, optional
+        What actually ran, in words (e.g. ``"2 seeds, T = 20"``); the reason of a
+        claim below its minimum scale states it instead of the scale's name.
+    disclosure : str, default ""
+        A threshold changed after paper-scale results and the verdict it would
+        have given (:func:`judge` fills it in from the spec).
 
     Returns
     -------
@@ -325,11 +408,17 @@ def claim(id, figure, statement, *, check=None, verdict=None, reason=None, metho
         if verdict is not None or reason is not None or method is not None:
             raise ValueError(f"claim {id!r}: give either check or verdict/reason/method, not both")
         verdict, reason, method = check.verdict, check.reason, check.method
-    if verdict not in VERDICTS:
-        raise ValueError(f"claim {id!r}: verdict must be one of {list(VERDICTS)}; got {verdict!r}")
+        ours = check.ours if ours is None else ours
+        paper = check.paper if paper is None else paper
+    if kind not in KINDS:
+        raise ValueError(f"claim {id!r}: kind must be one of {list(KINDS)}; got {kind!r}")
+    allowed = VERDICTS_OF_KIND[kind]
+    if verdict not in allowed:
+        raise ValueError(f"claim {id!r}: the verdict of a claim of kind {kind!r} must be one of {list(allowed)}; "
+                         f"got {verdict!r}")
     if not reason:
         raise ValueError(f"claim {id!r}: a reason is required (one line saying why {verdict!r})")
-    if verdict in COMPARISON_VERDICTS and not _has_number(ours):
+    if (verdict in COMPARISON_VERDICTS or kind == "identity") and not _has_number(ours):
         raise ValueError(
             f"claim {id!r}: verdict {verdict!r} needs our number(s) computed from the runs (ours=...); "
             f"got ours={ours!r}. Without them the verdict can only be 'not run at this scale' or 'not comparable'"
@@ -338,13 +427,17 @@ def claim(id, figure, statement, *, check=None, verdict=None, reason=None, metho
         if value is not None and value not in SCALES:
             raise ValueError(f"claim {id!r}: {name} must be one of {list(SCALES)}; got {value!r}")
     if min_scale is not None:
+        if kind == "identity":
+            raise ValueError(f"claim {id!r}: an identity holds at any scale; min_scale must be None, "
+                             f"got {min_scale!r}")
         if scale is None:
             raise ValueError(f"claim {id!r}: min_scale={min_scale!r} needs scale, the scale of this execution")
-        if SCALES.index(scale) < SCALES.index(min_scale):
-            reason = f"needs scale {min_scale!r} or larger, ran at {scale!r} (here: {verdict}, {reason})"
+        if SCALES.index(scale) < SCALES.index(min_scale) and verdict != "not run at this scale":
+            what_ran = f"ran {ran}" if ran else f"ran at {scale!r}"
+            reason = f"needs scale {min_scale!r} or larger, {what_ran} (here: {verdict}, {reason})"
             verdict = "not run at this scale"
     return Claim(id=str(id), figure=figure, statement=statement, paper=paper, ours=ours,
-                 check=method or "", verdict=verdict, reason=reason)
+                 check=method or "", verdict=verdict, reason=reason, kind=kind, disclosure=disclosure)
 
 
 def format_number(value):
@@ -371,22 +464,47 @@ def verdict_table(claims):
     duplicated = sorted({name for name in ids if ids.count(name) > 1})
     if duplicated:
         raise ValueError(f"claim ids must be unique; repeated: {duplicated}")
-    rows = [{"id": item.id, "figure": item.figure, "statement": item.statement,
+    rows = [{"id": item.id, "kind": item.kind, "figure": item.figure, "statement": item.statement,
              "paper": format_number(item.paper), "ours": format_number(item.ours),
-             "check": item.check, "verdict": item.verdict, "reason": item.reason} for item in claims]
+             "check": item.check, "verdict": item.verdict, "reason": item.reason,
+             "disclosure": item.disclosure} for item in claims]
     return pd.DataFrame(rows, columns=list(TABLE_COLUMNS))
 
 
 def verdict_counts(table):
-    """``{verdict: count}`` over all of :data:`VERDICTS`, in that order."""
-    return {verdict: int((table["verdict"] == verdict).sum()) for verdict in VERDICTS}
+    """``{verdict: count}`` over :data:`VERDICTS` then :data:`IDENTITY_VERDICTS`, in that order."""
+    return {verdict: int((table["verdict"] == verdict).sum()) for verdict in VERDICTS + IDENTITY_VERDICTS}
+
+
+def _plural(count, singular, plural):
+    return f"{count} {singular if count == 1 else plural}"
 
 
 def format_counts(counts):
-    """One line such as ``"3 claims: 2 reproduced, 1 not comparable"`` (zero counts left out)."""
-    total = sum(counts.values())
-    parts = [f"{count} {verdict}" for verdict, count in counts.items() if count]
-    return f"{total} claim{'s' if total != 1 else ''}" + (": " + ", ".join(parts) if parts else "")
+    """One line of verdict counts with empirical claims and identities kept apart (zero counts left out).
+
+    Without identities: ``"3 claims: 2 reproduced, 1 not comparable"``. With them:
+    ``"9 empirical claims: 1 reproduced, 8 not reproduced; 2 identities: 2 verified"``.
+
+    Parameters
+    ----------
+    counts : mapping of str to int
+        Count per verdict, as from :func:`verdict_counts`; verdicts left out count 0.
+    """
+    unknown = sorted(set(counts) - set(VERDICTS + IDENTITY_VERDICTS))
+    if unknown:
+        raise ValueError(f"counts has unknown verdict(s) {unknown}; allowed: {list(VERDICTS + IDENTITY_VERDICTS)}")
+
+    def listed(verdicts):
+        return ", ".join(f"{counts[verdict]} {verdict}" for verdict in verdicts if counts.get(verdict, 0))
+
+    n_empirical = sum(counts.get(verdict, 0) for verdict in VERDICTS)
+    n_identities = sum(counts.get(verdict, 0) for verdict in IDENTITY_VERDICTS)
+    if not n_identities:
+        return _plural(n_empirical, "claim", "claims") + (f": {listed(VERDICTS)}" if n_empirical else "")
+    empirical = _plural(n_empirical, "empirical claim", "empirical claims")
+    empirical += f": {listed(VERDICTS)}" if n_empirical else ""
+    return f"{empirical}; {_plural(n_identities, 'identity', 'identities')}: {listed(IDENTITY_VERDICTS)}"
 
 
 def markdown_table(table):
@@ -398,6 +516,35 @@ def markdown_table(table):
              "|" + "---|" * len(table.columns)]
     lines += ["| " + " | ".join(cell(value) for value in row) + " |" for row in table.itertuples(index=False)]
     return "\n".join(lines)
+
+
+def show_table(table, *, digits=4):
+    """The whole table as markdown for a notebook: every row and column, one line per row.
+
+    Unlike a DataFrame's display, nothing is truncated or wrapped, so an
+    output check (nbval) compares every row. The index is not shown
+    (``reset_index()`` first to keep it).
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+    digits : int, default 4
+        Significant digits of every floating-point cell (NaN shown empty);
+        integers and text are shown as they are.
+
+    Returns
+    -------
+    IPython.display.Markdown
+    """
+    if int(digits) != digits or digits < 1:
+        raise ValueError(f"digits must be an integer >= 1; got {digits!r}")
+
+    def rounded(value):
+        if isinstance(value, (float, np.floating)):
+            return "" if math.isnan(value) else f"{value:.{int(digits)}g}"
+        return value
+
+    return Markdown(markdown_table(table.map(rounded)))
 
 
 def save_verdicts(paper_key, table, scale):
@@ -414,9 +561,13 @@ def save_verdicts(paper_key, table, scale):
     missing = [name for name in TABLE_COLUMNS if name not in table.columns]
     if missing:
         raise ValueError(f"the verdict table lacks column(s) {missing}; build it with verdict_table")
-    unknown = sorted(set(table["verdict"]) - set(VERDICTS))
-    if unknown:
-        raise ValueError(f"unknown verdict(s) {unknown}; allowed: {list(VERDICTS)}")
+    for kind, allowed in VERDICTS_OF_KIND.items():
+        wrong = sorted(set(table.loc[table["kind"] == kind, "verdict"]) - set(allowed))
+        if wrong:
+            raise ValueError(f"unknown verdict(s) {wrong} for kind {kind!r}; allowed: {list(allowed)}")
+    unknown_kinds = sorted(set(table["kind"]) - set(KINDS))
+    if unknown_kinds:
+        raise ValueError(f"unknown kind(s) {unknown_kinds}; allowed: {list(KINDS)}")
     folder = paths.figures_dir(paper_key)
     folder.mkdir(parents=True, exist_ok=True)
     csv_path, markdown_path = folder / "verdicts.csv", folder / "verdicts.md"
@@ -424,3 +575,284 @@ def save_verdicts(paper_key, table, scale):
     markdown_path.write_text(f"Scale: {scale}. {format_counts(verdict_counts(table))}.\n\n"
                              f"{markdown_table(table.loc[:, list(TABLE_COLUMNS)])}\n")
     return [csv_path, markdown_path]
+
+
+def partly_threshold(n_cells):
+    """The ``partly_at`` of a claim that a method is better in many of ``n_cells`` cells.
+
+    The fraction of cells that must be significantly better for "partly
+    reproduced": at least :data:`PARTLY_FLOOR` (a quarter) of the cells, and at
+    least :func:`common.stats.count_beyond_chance` cells, the count a method
+    that makes no difference reaches with probability at most
+    :data:`common.stats.ALPHA`.
+
+    Parameters
+    ----------
+    n_cells : int >= 1
+
+    Returns
+    -------
+    float in (0, 1]
+    """
+    needed = max(stats.count_beyond_chance(n_cells), math.ceil(PARTLY_FLOOR * n_cells))
+    return needed / n_cells
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What a claim's ``measure`` function found in the runs.
+
+    Attributes
+    ----------
+    score : float or None
+        The quantity the thresholds apply to, in [0, 1] (e.g. the share of cells
+        significantly better); None if the runs hold nothing to judge (say why
+        in ``reason``).
+    reason : str
+        Our numbers in words, e.g. each cell's wins, ties, losses and p-value.
+    ours : optional
+        Our number(s) for the table's ``ours`` column.
+    paper : optional
+        The paper's number(s) for its ``paper`` column.
+    """
+
+    score: object
+    reason: str
+    ours: object = None
+    paper: object = None
+
+
+@dataclass(frozen=True)
+class ThresholdChange:
+    """A threshold of a :class:`ClaimSpec` changed after paper-scale results were seen.
+
+    Attributes
+    ----------
+    old : mapping of str to float
+        The thresholds before the change: ``reproduced_at``, ``partly_at`` or
+        names of the spec's ``limits``.
+    date : str
+        When it changed (ISO date).
+    why : str
+        The reason for the change.
+    """
+
+    old: Mapping
+    date: str
+    why: str
+
+
+THRESHOLD_FIELDS = ("reproduced_at", "partly_at")
+
+
+@dataclass(frozen=True)
+class Ran:
+    """What a block of runs actually ran: its scale and a description such as ``"2 seeds, T = 20"``."""
+
+    scale: str
+    description: str
+
+    def __post_init__(self):
+        if self.scale not in SCALES:
+            raise ValueError(f"Ran.scale must be one of {list(SCALES)}; got {self.scale!r}")
+
+
+@dataclass(frozen=True)
+class ClaimSpec:
+    """One claim of the paper declared as code, before the runs it is judged on.
+
+    Attributes
+    ----------
+    id : str
+        Short identifier, unique within the paper.
+    figure : str
+        The paper's figure or table (e.g. ``"Table 1"``).
+    quote : str
+        The paper's sentence, quoted.
+    where : str
+        Where the sentence is (section, paragraph, page).
+    quantity : str
+        What is computed from the runs, in words.
+    test : str
+        How the quantity becomes a score in [0, 1], in words.
+    measure : callable or None
+        ``measure(table, params, limits) -> Evidence``: the score from the tidy
+        table of runs and the resolved parameters. None only for a claim that is
+        not comparable.
+    kind : {"empirical", "identity"}, default "empirical"
+    reproduced_at : float, default 1.0
+        The score from which the claim is reproduced (verified, for an identity).
+    partly_at : float or None, default None
+        The score from which it is partly reproduced; None: no "partly" (always
+        None for an identity).
+    limits : mapping of str to float, default {}
+        Other numbers the test uses (e.g. a tolerance), passed to ``measure``.
+    min_scale : str or None, default None
+        The smallest scale at which the claim is judged (None for an identity).
+    block : str or None, default None
+        Which block of runs the claim is about: the key of :func:`judge`'s ``ran``.
+    not_comparable : str, default ""
+        If given, why the claim cannot be compared (substituted data); the
+        verdict is then "not comparable" whatever ``measure`` finds.
+    changed_after_results : ThresholdChange or None, default None
+        A disclosed change of thresholds after paper-scale results.
+    """
+
+    id: str
+    figure: str
+    quote: str
+    where: str
+    quantity: str
+    test: str
+    measure: Callable | None
+    kind: str = "empirical"
+    reproduced_at: float = 1.0
+    partly_at: float | None = None
+    limits: Mapping = field(default_factory=dict)
+    min_scale: str | None = None
+    block: str | None = None
+    not_comparable: str = ""
+    changed_after_results: ThresholdChange | None = None
+
+    def __post_init__(self):
+        name = f"claim spec {self.id!r}"
+        if self.kind not in KINDS:
+            raise ValueError(f"{name}: kind must be one of {list(KINDS)}; got {self.kind!r}")
+        if not 0 <= self.reproduced_at <= 1:
+            raise ValueError(f"{name}: reproduced_at must be in [0, 1]; got {self.reproduced_at!r}")
+        if self.partly_at is not None and not 0 <= self.partly_at <= self.reproduced_at:
+            raise ValueError(f"{name}: partly_at must be in [0, reproduced_at={self.reproduced_at}]; "
+                             f"got {self.partly_at!r}")
+        if self.kind == "identity" and (self.partly_at is not None or self.min_scale is not None
+                                        or self.not_comparable):
+            raise ValueError(f"{name}: an identity is verified or not at any scale; partly_at, min_scale and "
+                             f"not_comparable must be left unset")
+        if self.min_scale is not None and self.min_scale not in SCALES:
+            raise ValueError(f"{name}: min_scale must be one of {list(SCALES)}; got {self.min_scale!r}")
+        if self.measure is None and not self.not_comparable:
+            raise ValueError(f"{name}: measure is required unless the claim is not_comparable (give the reason)")
+        if self.changed_after_results is not None:
+            unknown = sorted(set(self.changed_after_results.old) - set(THRESHOLD_FIELDS) - set(self.limits))
+            if unknown:
+                raise ValueError(f"{name}: changed_after_results.old names unknown threshold(s) {unknown}; "
+                                 f"allowed: {[*THRESHOLD_FIELDS, *self.limits]}")
+
+    @property
+    def statement(self):
+        """The quoted sentence and where it is, for the verdict table."""
+        return f"\u201c{self.quote}\u201d ({self.where})"
+
+    def with_thresholds(self, thresholds):
+        """A copy with some of ``reproduced_at``, ``partly_at`` and ``limits`` replaced."""
+        limits = {**self.limits, **{name: value for name, value in thresholds.items()
+                                    if name not in THRESHOLD_FIELDS}}
+        return dataclasses.replace(self, limits=limits, changed_after_results=None,
+                                   **{name: value for name, value in thresholds.items()
+                                      if name in THRESHOLD_FIELDS})
+
+    def describe_test(self):
+        """The quantity, the test and its thresholds, for the table's ``check`` column."""
+        limits = "".join(f"; {name} = {value:g}" for name, value in self.limits.items())
+        if self.not_comparable:
+            return f"{self.quantity}. {self.test}"
+        if self.kind == "identity":
+            rule = f"verified at score >= {self.reproduced_at:.3g}"
+        else:
+            rule = f"reproduced at score >= {self.reproduced_at:.3g}"
+            rule += f", partly at >= {self.partly_at:.3g}" if self.partly_at is not None else ", no partly"
+        return f"{self.quantity}. {self.test} ({rule}{limits})"
+
+    def evaluate(self, table, params):
+        """Measure the claim on the runs and apply the thresholds.
+
+        Parameters
+        ----------
+        table : pandas.DataFrame
+            The tidy table of runs (:func:`common.store.tidy_table`).
+        params : dict
+            The resolved parameters of the execution.
+
+        Returns
+        -------
+        Check
+            With ``ours`` and ``paper`` from the measurement. "not run at this
+            scale" if the runs hold nothing to judge; "not comparable" if the
+            spec says so.
+        """
+        evidence = self.measure(table, params, dict(self.limits)) if self.measure is not None else None
+        method = self.describe_test()
+        if self.not_comparable:
+            return Check("not comparable", self.not_comparable, method,
+                         ours=evidence.ours if evidence else None, paper=evidence.paper if evidence else None)
+        if evidence.score is None:
+            if self.kind == "identity":
+                raise ValueError(f"claim spec {self.id!r}: an identity must always be measured; "
+                                 f"measure returned no score ({evidence.reason})")
+            return Check("not run at this scale", evidence.reason, method, paper=evidence.paper)
+        # Scores are ratios of small counts, thresholds too; the slack keeps k/n >= k/n exact.
+        reached = evidence.score >= self.reproduced_at - 1e-12
+        if self.kind == "identity":
+            verdict = "verified" if reached else "not verified"
+        elif reached:
+            verdict = "reproduced"
+        elif self.partly_at is not None and evidence.score >= self.partly_at - 1e-12:
+            verdict = "partly reproduced"
+        else:
+            verdict = "not reproduced"
+        reason = f"score {evidence.score:.3g}: {evidence.reason}"
+        return Check(verdict, reason, method, ours=evidence.ours, paper=evidence.paper)
+
+
+def _ran_for(spec, ran):
+    if spec.min_scale is None:
+        return None
+    if isinstance(ran, Ran):
+        return ran
+    if ran is None or spec.block not in ran:
+        given = "nothing" if ran is None else list(ran)
+        raise ValueError(f"ran must say what ran for block {spec.block!r} of claim {spec.id!r} "
+                         f"(a Ran, or a mapping from block to Ran); got {given}")
+    return ran[spec.block]
+
+
+def judge(specs, table, params, *, ran=None):
+    """Judge declared claims on the runs: the verdict table.
+
+    Parameters
+    ----------
+    specs : sequence of ClaimSpec
+    table : pandas.DataFrame
+        The tidy table of runs (:func:`common.store.tidy_table`).
+    params : dict
+        The resolved parameters of the execution.
+    ran : Ran or mapping of str to Ran, optional
+        What actually ran: one :class:`Ran` for every claim, or one per block
+        (the specs' ``block``). Required for specs with a ``min_scale``; below
+        it the verdict is "not run at this scale" and the reason states what ran.
+
+    Returns
+    -------
+    pandas.DataFrame
+        :func:`verdict_table` of the claims, in the order of ``specs``. A spec
+        with ``changed_after_results`` gets a ``disclosure``: the change and the
+        verdict its old thresholds give.
+    """
+    made = []
+    for spec in specs:
+        what_ran = _ran_for(spec, ran)
+        disclosure = ""
+        change = spec.changed_after_results
+        if change is not None:
+            old_check = spec.with_thresholds(change.old).evaluate(table, params)
+            old_verdict = _claim_of(spec, old_check, what_ran).verdict
+            old = ", ".join(f"{name} = {value:g}" for name, value in change.old.items())
+            disclosure = (f"thresholds changed on {change.date} after paper-scale results ({change.why}); "
+                          f"the old thresholds ({old}) give: {old_verdict}")
+        made.append(_claim_of(spec, spec.evaluate(table, params), what_ran, disclosure))
+    return verdict_table(made)
+
+
+def _claim_of(spec, check, what_ran, disclosure=""):
+    return claim(spec.id, spec.figure, spec.statement, check=check, kind=spec.kind,
+                 scale=what_ran.scale if what_ran else None, min_scale=spec.min_scale,
+                 ran=what_ran.description if what_ran else None, disclosure=disclosure)

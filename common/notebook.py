@@ -1,27 +1,42 @@
-"""Notebook plumbing: resolve the parameters cell, and report what an execution did.
+"""Notebook plumbing: resolve the parameters cell, route the outputs, report what an execution did.
 
-Every notebook starts with a papermill ``parameters`` cell of plain literals: a
-``scale`` and overrides that default to ``None`` (meaning "the scale's value")::
+Every notebook starts with a papermill ``parameters`` cell of plain literals, all
+``None`` by default::
 
-    scale = "quick"
-    n_seeds = None
-    budget = None
+    scale = None      # None: the published configuration; or "smoke", "quick", "paper"
+    n_seeds = None    # None: the value of the chosen scale
+    n_jobs = None
+    dask_address = None
 
-and resolves them against its table of scales in the next cell::
+and resolves them in its next cell with :func:`notebook_parameters`::
 
-    params = resolve_parameters(scale, SCALES, n_seeds=n_seeds, budget=budget)
+    params = notebook_parameters(experiment, globals())
 
-so a bad value stops the notebook there, with a message naming the parameter
-and the allowed values. At its end the notebook calls
-:func:`write_notebook_summary`, which ``reproduce.py`` reads.
+``scale = None`` selects the notebook's *published configuration*,
+``PUBLISHED`` in its experiment module (a scale and overrides of it): the one
+whose figures, tables and verdicts are committed, and which
+``python reproduce.py`` regenerates. Any other value selects that scale's
+defaults; a non-None override replaces one value. A bad value, or a name that
+is not a parameter (``papermill -p n_seed 3``), stops the notebook there, with
+a message naming the parameter and the allowed values.
+
+Only the published configuration writes into ``figures/<key>/``; any other
+writes into ``output/<key>/<configuration name>/`` (not tracked by git), so
+that trying a scale never replaces what is published. At its end the notebook
+calls :func:`write_notebook_summary`.
 """
-import datetime
+import ast
 import json
+import os
 from collections.abc import Mapping
 
 from common import paths, plotting, runner
+from common.seeding import canonical_json, stable_hash
 
 SCALES = ("smoke", "quick", "paper")
+# Parameters every notebook declares that choose where runs are computed, never what is computed.
+BACKEND_PARAMETERS = ("n_jobs", "dask_address")
+PUBLISHED_NAME = "published"
 _CHOICES = (list, tuple, set, frozenset, range)
 
 
@@ -57,6 +72,8 @@ def _checked_type(name, value, default):
     if isinstance(default, float):
         return float(value)
     if isinstance(default, (list, tuple)):
+        if not value:
+            raise ValueError(f"parameter {name!r} must be a non-empty list (like its default {default!r}); got {value!r}")
         if default:
             element_description, element_accepts = _kind(default[0])
             wrong = [item for item in value if not element_accepts(item)]
@@ -138,35 +155,132 @@ def resolve_parameters(scale, scales_table, *, allowed=None, **overrides):
     return params
 
 
-def write_notebook_summary(paper_key, *, scale, verdicts=None):
-    """Write ``figures/<key>/summary.json``: what this execution loaded, computed and wrote.
+def parameter_names(experiment):
+    """Every parameter a notebook declares: ``scale``, its scale's parameters, the backend ones."""
+    return ["scale", *next(iter(experiment.SCALES.values())), *BACKEND_PARAMETERS]
+
+
+def configuration(experiment, scale=None, **overrides):
+    """The parameters of one configuration of a notebook's experiments.
+
+    Parameters
+    ----------
+    experiment : module
+        The notebook's experiment module (``SCALES``, ``PUBLISHED``, optional ``ALLOWED``).
+    scale : {"smoke", "quick", "paper"} or None
+        None selects the published configuration, ``experiment.PUBLISHED``.
+    **overrides
+        Values replacing those of the scale (or of the published configuration);
+        ``None`` keeps them.
+
+    Returns
+    -------
+    dict
+        As :func:`resolve_parameters`.
+    """
+    if scale is None:
+        published = dict(experiment.PUBLISHED)
+        scale = published.pop("scale")
+        overrides = {**published, **{name: value for name, value in overrides.items() if value is not None}}
+    return resolve_parameters(scale, experiment.SCALES, allowed=getattr(experiment, "ALLOWED", None), **overrides)
+
+
+def configuration_name(experiment, params):
+    """``"published"``, the bare scale for its own defaults, else ``"<scale>-<hash of the parameters>"``."""
+    if params == configuration(experiment):
+        return PUBLISHED_NAME
+    if params == configuration(experiment, params["scale"]):
+        return params["scale"]
+    return f"{params['scale']}-{stable_hash(params)[:8]}"
+
+
+def _assigned_names(sources):
+    names = set()
+    for source in sources:
+        try:
+            tree = ast.parse(source)
+        except SyntaxError:  # IPython magics: no parameter is assigned there
+            continue
+        for node in tree.body:
+            if isinstance(node, ast.Assign):
+                names.update(target.id for target in node.targets if isinstance(target, ast.Name))
+    return names
+
+
+def notebook_parameters(experiment, namespace):
+    """Resolve a notebook's parameters cell and route its outputs; call it right after that cell.
+
+    Parameters
+    ----------
+    experiment : module
+        The notebook's experiment module.
+    namespace : dict
+        The notebook's ``globals()``: the parameters cell's variables, and
+        IPython's input history ``In``, whose earlier cells (the parameters cell
+        and papermill's injected one) may assign only declared parameters.
+
+    Returns
+    -------
+    dict
+        The resolved parameters (see :func:`configuration`); the backend
+        parameters stay in the namespace for :func:`common.runner.run_grid`.
+
+    Raises
+    ------
+    ValueError
+        Naming an unknown parameter or a bad value, and what is allowed.
+    """
+    declared = parameter_names(experiment)
+    earlier_cells = namespace.get("In", [])[:-1]
+    unknown = sorted(_assigned_names(earlier_cells) - set(declared))
+    if unknown:
+        raise ValueError(f"unknown parameter {unknown[0]!r}; allowed parameters: {', '.join(declared)}")
+    overrides = {name: namespace.get(name) for name in declared if name not in ("scale", *BACKEND_PARAMETERS)}
+    params = configuration(experiment, namespace.get("scale"), **overrides)
+    name = configuration_name(experiment, params)
+    if name != PUBLISHED_NAME and not os.environ.get(paths.FIGURES_ROOT_VARIABLE):
+        folder = paths.output_dir(experiment.PAPER, name)
+        os.environ[paths.FIGURES_ROOT_VARIABLE] = str(folder / "figures")
+        print(f"configuration {name!r} is not the published one: its figures, tables and verdicts go to "
+              f"{folder.relative_to(paths.repo_root())}/figures/")
+    return params
+
+
+def write_notebook_summary(paper_key, params, *, verdicts=None):
+    """Write what an execution produced and what it did, for ``reproduce.py``.
+
+    ``figures/<key>/summary.json`` holds only what the parameters and the cached
+    runs determine (the configuration, the files written, the verdict counts),
+    so regenerating from the cache rewrites it byte for byte.
+    ``figures/<key>/execution.json`` (not tracked) holds what this execution did:
+    runs loaded and computed, and the corrupt or stale cached files it replaced.
 
     Parameters
     ----------
     paper_key : str
-    scale : {"smoke", "quick", "paper"}
+    params : dict
+        The resolved parameters (with ``"scale"``).
     verdicts : pandas.DataFrame, optional
         The verdict table (:func:`common.claims.verdict_table`); its verdicts are counted.
 
     Returns
     -------
     pathlib.Path
+        The summary's path.
     """
-    if scale not in SCALES:
-        raise ValueError(f"scale must be one of {list(SCALES)}; got {scale!r}")
-    counts = runner.run_counts()
+    if not isinstance(params, Mapping) or params.get("scale") not in SCALES:
+        raise ValueError(f"params must be the resolved parameters, with 'scale' one of {list(SCALES)}; got {params!r}")
     folder = paths.figures_dir(paper_key)
     summary = {
         "paper": paper_key,
-        "scale": scale,
-        "runs_loaded": counts["loaded"],
-        "runs_computed": counts["computed"],
+        "scale": params["scale"],
+        "parameters": json.loads(canonical_json(dict(params))),
         "figures": [path.relative_to(folder).as_posix() for path in plotting.files_written(paper_key)],
         "verdicts": {} if verdicts is None else {str(name): int(count)
                                                  for name, count in verdicts["verdict"].value_counts().items()},
-        "written": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
     }
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "summary.json"
-    path.write_text(json.dumps(summary, indent=2) + "\n")
+    path.write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n")
+    (folder / "execution.json").write_text(json.dumps(runner.run_counts(), indent=2, sort_keys=True) + "\n")
     return path

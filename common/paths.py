@@ -12,7 +12,10 @@ run start from an empty cache and leave the committed figures alone:
 ``BO_FIGURES_ROOT``
     replaces ``figures`` (figures, tables, verdicts, notebook summaries), and
     then also receives the ``REPRODUCTION.md`` scorecard instead of the
-    repository root.
+    repository root;
+``BO_OUTPUT_ROOT``
+    replaces ``output`` (the outputs of configurations other than the
+    published ones, and the log of ``reproduce.py``; not tracked).
 """
 import os
 import re
@@ -20,6 +23,7 @@ from pathlib import Path
 
 RESULTS_ROOT_VARIABLE = "BO_RESULTS_ROOT"
 FIGURES_ROOT_VARIABLE = "BO_FIGURES_ROOT"
+OUTPUT_ROOT_VARIABLE = "BO_OUTPUT_ROOT"
 
 _PAPER_KEY = re.compile(r"^[a-z][a-z0-9_]*$")
 
@@ -71,6 +75,16 @@ def figures_dir(paper_key):
 def paper_data_path(paper_key):
     """CSV of the numbers transcribed from the paper (format: see :mod:`common.claims`)."""
     return repo_root() / "data" / "paper" / f"{check_paper_key(paper_key)}.csv"
+
+
+def output_dir(paper_key, configuration_name):
+    """Folder of a non-published configuration's outputs, ``output/<key>/<name>/`` (not tracked)."""
+    return output_root() / check_paper_key(paper_key) / configuration_name
+
+
+def output_root():
+    """Folder of the untracked outputs (``output`` or ``$BO_OUTPUT_ROOT``)."""
+    return _root_from_environment(OUTPUT_ROOT_VARIABLE, repo_root() / "output")
 
 
 def notebooks_dir():

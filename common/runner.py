@@ -12,12 +12,20 @@ The run function is an importable module-level function ``run_fn(config) -> dict
 configuration (randomness from :func:`common.seeding.make_rng` keyed by it);
 every process computes with one BLAS thread, so the results are bit-identical
 whichever backend or number of workers computes them.
+
+Each missing run is claimed (:mod:`common.run_claims`) before it is computed, so
+two processes filling the same grid share the work instead of doing it twice.
+Local worker processes end themselves when the process that started them dies,
+even by SIGKILL, so no computation outlives its job.
 """
 import copy
 import importlib
+import os
 import sys
+import threading
 import time
 import traceback
+import warnings
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -26,9 +34,19 @@ import numpy as np
 from tqdm import tqdm
 
 from common import _threads, store
+from common.run_claims import RunClaims
 from common.seeding import canonical_json
 
-_counts = {"loaded": 0, "computed": 0}
+# Defaults of run_grid's n_jobs and dask_address, set by reproduce.py for the notebooks it
+# runs: the backend never enters a notebook's parameters, so it cannot change its outputs.
+JOBS_VARIABLE, DASK_VARIABLE = "BO_JOBS", "BO_DASK"
+# How often a worker process checks that the process that started it is alive, and how
+# often run_grid looks for runs that another process is computing.
+PARENT_CHECK_SECONDS = 0.5
+WAIT_FOR_OTHERS_SECONDS = 2.0
+DASK_CONNECT_SECONDS = 5
+
+_counts = {"loaded": 0, "computed": 0, "corrupt": [], "stale": []}
 
 # Fields that still describe the cost of a run when the exact settings were never
 # recorded, from the finest to the coarsest (used by estimate_cost).
@@ -43,24 +61,48 @@ class RunFailedError(RuntimeError):
 
 
 def run_counts():
-    """Runs loaded from the cache and computed by :func:`run_grid` in this process so far."""
-    return dict(_counts)
+    """What :func:`run_grid` did in this process so far.
+
+    Returns
+    -------
+    dict
+        ``loaded`` and ``computed``: numbers of runs; ``corrupt`` and ``stale``:
+        the keys of cached files that were not loaded and were recomputed, with why.
+    """
+    return {name: list(value) if isinstance(value, list) else value for name, value in _counts.items()}
 
 
 def reset_run_counts():
     """Set the counters of :func:`run_counts` back to zero."""
-    for name in _counts:
-        _counts[name] = 0
+    for name, value in _counts.items():
+        _counts[name] = [] if isinstance(value, list) else 0
+
+
+def _backend_from_environment():
+    jobs, address = os.environ.get(JOBS_VARIABLE), os.environ.get(DASK_VARIABLE)
+    if address:
+        return None, address
+    if jobs:
+        try:
+            return int(jobs), None
+        except ValueError:
+            raise ValueError(f"environment variable {JOBS_VARIABLE} must be an int >= 1; got {jobs!r}") from None
+    return None, None
 
 
 def check_backend(n_jobs=None, dask_address=None):
     """Validate the backend arguments of :func:`run_grid`; return the number of local workers.
+
+    With neither given, the environment variables ``BO_JOBS`` (local processes)
+    or ``BO_DASK`` (a scheduler address) set them, as ``reproduce.py`` does.
 
     Returns
     -------
     int or None
         The number of local processes, or None when a Dask cluster computes.
     """
+    if n_jobs is None and dask_address is None:
+        n_jobs, dask_address = _backend_from_environment()
     if dask_address is not None:
         if not isinstance(dask_address, str) or not dask_address.strip():
             raise ValueError(f"dask_address must be a scheduler address such as 'tcp://10.0.0.5:8786'; "
@@ -74,6 +116,35 @@ def check_backend(n_jobs=None, dask_address=None):
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs < 1:
         raise ValueError(f"n_jobs must be None (all {joblib.cpu_count()} local cores) or an int >= 1; got {n_jobs!r}")
     return int(n_jobs)
+
+
+def _backend(n_jobs, dask_address):
+    if n_jobs is None and dask_address is None:
+        return _backend_from_environment()
+    return n_jobs, dask_address
+
+
+def check_dask(dask_address, timeout=DASK_CONNECT_SECONDS):
+    """Connect to a Dask scheduler within ``timeout`` seconds; return its number of workers.
+
+    Raises
+    ------
+    ValueError
+        If no scheduler answers at ``dask_address`` in time, or it has no workers.
+    """
+    from distributed import Client
+
+    check_backend(dask_address=dask_address)
+    try:
+        with Client(dask_address, timeout=f"{timeout}s", set_as_default=False) as client:
+            n_workers = len(client.scheduler_info()["workers"])
+    except (OSError, TimeoutError) as exc:
+        raise ValueError(f"no Dask scheduler answers at {dask_address!r} within {timeout} s "
+                         f"({type(exc).__name__}); start one with `dask scheduler`, or leave out --dask") from None
+    if n_workers == 0:
+        raise ValueError(f"the Dask scheduler at {dask_address!r} has no workers; start some with "
+                         f"`dask worker {dask_address}`")
+    return n_workers
 
 
 def code_version(run_fn):
@@ -131,9 +202,36 @@ class _Outcome:
     exception: BaseException = field(default=None, repr=False)
 
 
-def _execute(run_fn, index, config):
-    """Run one configuration in a worker (or in process) and time it; never raises."""
+_watched_parent = None
+
+
+def _exit_with_parent(parent_pid):
+    """In a worker process: end it as soon as ``parent_pid``, the process that started it, is gone.
+
+    The parent's pid comes with the task rather than from ``os.getppid()`` at the
+    first task, which may run after the parent already died (even by SIGKILL).
+    """
+    global _watched_parent
+    if _watched_parent == parent_pid:
+        return
+    _watched_parent = parent_pid
+
+    def watch():
+        while os.getppid() == parent_pid:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(1)  # no clean-up: the parent that would receive the result is gone
+
+    threading.Thread(target=watch, daemon=True, name="parent-watchdog").start()
+
+
+def _execute(run_fn, index, config, parent_pid=None):
+    """Run one configuration in a worker (or in process) and time it; never raises.
+
+    ``parent_pid``: in a local worker process, the pid of the process that started it.
+    """
     _threads.pin_blas_threads()
+    if parent_pid is not None:
+        _exit_with_parent(parent_pid)
     start, cpu_start = time.perf_counter(), time.process_time()
     try:
         # A copy, so that a run function mutating its configuration cannot change the key it is stored under.
@@ -144,16 +242,17 @@ def _execute(run_fn, index, config):
                     cpu_seconds=time.process_time() - cpu_start)
 
 
-def _outcomes_in_process(run_fn, missing):
-    for index, config in enumerate(missing):
+def _outcomes_in_process(run_fn, tasks):
+    for index, config in tasks:
         yield _execute(run_fn, index, config)
 
 
-def _outcomes_joblib(run_fn, missing, n_workers):
-    # One BLAS thread per worker regardless of how many workers share the cores.
+def _outcomes_joblib(run_fn, tasks, n_workers):
+    # One BLAS thread per worker regardless of how many workers share the cores. joblib
+    # consumes ``tasks`` lazily, so each run is claimed only when a worker is about to take it.
     with joblib.parallel_config(backend="loky", inner_max_num_threads=1):
         outcomes = joblib.Parallel(n_jobs=n_workers, return_as="generator_unordered")(
-            joblib.delayed(_execute)(run_fn, index, config) for index, config in enumerate(missing)
+            joblib.delayed(_execute)(run_fn, index, config, os.getpid()) for index, config in tasks
         )
         try:
             yield from outcomes
@@ -161,11 +260,14 @@ def _outcomes_joblib(run_fn, missing, n_workers):
             outcomes.close()  # cancels the runs not yet started when the caller stops early
 
 
-def _outcomes_dask(run_fn, missing, dask_address):
+def _outcomes_dask(run_fn, tasks, dask_address):
     from distributed import Client, as_completed
 
-    with Client(dask_address, set_as_default=False) as client:
-        futures = client.map(_execute, [run_fn] * len(missing), range(len(missing)), missing, pure=False)
+    indices, configs = zip(*tasks) if (tasks := list(tasks)) else ((), ())
+    if not tasks:
+        return
+    with Client(dask_address, timeout=f"{DASK_CONNECT_SECONDS}s", set_as_default=False) as client:
+        futures = client.map(_execute, [run_fn] * len(tasks), indices, configs, pure=False)
         try:
             for future in as_completed(futures, loop=client.loop):
                 yield future.result()
@@ -173,10 +275,36 @@ def _outcomes_dask(run_fn, missing, dask_address):
             client.cancel(futures)
 
 
+def _claimed_tasks(keys, unique, claims, held_by_others, found, version, recheck):
+    """``(index, config)`` of the runs of ``keys`` this process claims; the others are listed aside.
+
+    With ``recheck``, a run stored meanwhile by another process is loaded instead
+    (``found``), whether or not its claim is still held.
+    """
+    for index, key in enumerate(keys):
+        config = unique[key]
+        run = store.cached_run(config, version) if recheck else None
+        if run is None and not claims.try_claim(config):
+            held_by_others.append(key)
+            continue
+        if run is None and recheck:
+            run = store.cached_run(config, version)  # stored between the look-up and the claim
+            if run is not None:
+                claims.release(config)
+        if run is not None:
+            found[key] = run
+            continue
+        yield index, config
+
+
 def _progress_bar(n_missing, n_cached, paper_keys, enabled):
     # The text bar on stderr works in terminals and in papermill kernels alike.
     return tqdm(total=n_missing, desc=f"{'/'.join(paper_keys)}: computing", unit="run", file=sys.stderr,
                 disable=not enabled, postfix={"cached": n_cached}, smoothing=0.1)
+
+
+def _cpu_postfix(done, left):
+    return {"CPU done": format_seconds(done), "left": "?" if left is None else f"~{format_seconds(left)}"}
 
 
 def run_grid(configs, run_fn, *, n_jobs=None, dask_address=None, progress=True, recompute=False):
@@ -188,16 +316,17 @@ def run_grid(configs, run_fn, *, n_jobs=None, dask_address=None, progress=True, 
         Run configurations (see :func:`common.store.validate_config`). Duplicates
         are run once and appear once in the table.
     run_fn : callable
-        Module-level function ``run_fn(config) -> dict`` of an importable module.
+        Module-level function ``run_fn(config) -> dict`` of an importable module
+        that defines ``CODE_VERSION`` (see :mod:`common.store`).
     n_jobs : int or None, default=None
-        Local worker processes (None: all local cores). With 1, or a single
-        missing run, runs are computed in this process.
+        Local worker processes (None: ``$BO_JOBS``, else all local cores). With 1,
+        or a single missing run, runs are computed in this process.
     dask_address : str or None, default=None
-        Scheduler address of an existing Dask cluster to compute on instead; its
-        workers must be able to import ``run_fn``.
+        Scheduler address of an existing Dask cluster to compute on instead
+        (None: ``$BO_DASK``, if set); its workers must be able to import ``run_fn``.
     progress : bool, default=True
-        Show a tqdm progress bar on stderr (runs done, left, ETA) while runs are
-        computed; nothing is printed when every run is cached.
+        Show a tqdm progress bar on stderr (runs done and left, ETA, CPU time
+        done and left) while runs are computed; nothing when every run is cached.
     recompute : bool, default=False
         Compute every run again even if cached, replacing the stored files.
 
@@ -213,34 +342,60 @@ def run_grid(configs, run_fn, *, n_jobs=None, dask_address=None, progress=True, 
         If a run function raises; the message gives the configuration. Runs
         that finished before are saved.
     """
+    n_jobs, dask_address = _backend(n_jobs, dask_address)
     n_workers = check_backend(n_jobs, dask_address)
     _check_importable(run_fn)
     version = code_version(run_fn)
     unique = _unique_configs(configs)
 
-    runs = {} if recompute else {key: store.cached_run(config, version) for key, config in unique.items()}
-    runs = {key: run for key, run in runs.items() if run is not None}
-    _counts["loaded"] += len(runs)
-    missing_keys = [key for key in unique if key not in runs]
-    missing = [unique[key] for key in missing_keys]
-
-    if missing:
-        if dask_address is not None:
-            outcomes = _outcomes_dask(run_fn, missing, dask_address)
-        elif min(n_workers, len(missing)) == 1:
-            outcomes = _outcomes_in_process(run_fn, missing)
+    runs, missing = {}, []
+    for key, config in unique.items():
+        run, state, reason = (None, "missing", "") if recompute else store.lookup(config, version)
+        if state in ("corrupt", "stale"):
+            _counts[state].append(f"{key}: {reason}")
+            warning = store.CorruptResultWarning if state == "corrupt" else store.StaleResultWarning
+            warnings.warn(f"ignoring result file {store.run_path(config)}: {reason}; recomputing it", warning,
+                          stacklevel=2)
+        if run is None:
+            missing.append(key)
         else:
-            outcomes = _outcomes_joblib(run_fn, missing, min(n_workers, len(missing)))
-        paper_keys = sorted({config["paper"] for config in missing})
-        with _progress_bar(len(missing), len(runs), paper_keys, progress) as bar:
-            try:
-                for n_saved, outcome in enumerate(outcomes):
-                    config = missing[outcome.index]
-                    runs[missing_keys[outcome.index]] = _save(config, outcome, n_saved, version)
-                    _counts["computed"] += 1
-                    bar.update()
-            finally:
-                outcomes.close()
+            runs[key] = run
+    _counts["loaded"] += len(runs)
+    if missing:
+        estimates = _estimates_by_key({key: unique[key] for key in missing})
+        paper_keys = sorted({unique[key]["paper"] for key in missing})
+        with _progress_bar(len(missing), len(runs), paper_keys, progress) as bar, RunClaims() as claims:
+            cpu_done, pending, first_round = 0.0, missing, True
+            while pending:
+                held_by_others, found = [], {}
+                tasks = _claimed_tasks(pending, unique, claims, held_by_others, found, version,
+                                       recheck=not (recompute and first_round))
+                if dask_address is not None:
+                    outcomes = _outcomes_dask(run_fn, tasks, dask_address)
+                elif min(n_workers, len(pending)) == 1:
+                    outcomes = _outcomes_in_process(run_fn, tasks)
+                else:
+                    outcomes = _outcomes_joblib(run_fn, tasks, min(n_workers, len(pending)))
+                try:
+                    for outcome in outcomes:
+                        key = pending[outcome.index]
+                        runs[key] = _save(unique[key], outcome, _counts["computed"], version)
+                        claims.release(unique[key])
+                        _counts["computed"] += 1
+                        cpu_done += outcome.cpu_seconds
+                        estimates.pop(key, None)
+                        left = None if None in estimates.values() else sum(estimates.values())
+                        bar.set_postfix(_cpu_postfix(cpu_done, left), refresh=False)
+                        bar.update()
+                finally:
+                    outcomes.close()
+                runs.update(found)
+                _counts["loaded"] += len(found)
+                bar.update(len(found))
+                pending, first_round = held_by_others, False
+                if pending:
+                    bar.set_description(f"waiting for {len(pending)} runs another process is computing")
+                    time.sleep(WAIT_FOR_OTHERS_SECONDS)
     return store.tidy_table([runs[key] for key in unique])
 
 
@@ -338,23 +493,37 @@ def estimate_cost(configs, paper_key=None):
     CostEstimate
     """
     unique = _unique_configs(configs)
-    papers = [paper_key] if paper_key is not None else sorted({config["paper"] for config in unique.values()})
-    recorded = [run for paper in papers for run in store.scan(paper)]
-    cached_keys = {run.key for run in recorded}
-    times = defaultdict(list)
-    for run in recorded:
-        for _, match in _match_keys(run.config):
-            times[match].append(run.cost_seconds)
-
-    cpu_seconds, n_unestimated, basis = 0.0, 0, defaultdict(int)
-    missing = [config for key, config in unique.items() if key not in cached_keys]
-    for config in missing:
-        for kind, match in _match_keys(config):
-            if times[match]:
-                cpu_seconds += float(np.mean(times[match]))
-                basis[kind] += 1
-                break
-        else:
-            n_unestimated += 1
+    papers = [paper_key] if paper_key is not None else None
+    cached_keys = {run.key for paper in (papers or _papers(unique)) for run in store.scan(paper)}
+    missing = {key: config for key, config in unique.items() if key not in cached_keys}
+    estimates = _estimates(missing, papers)
+    basis = defaultdict(int)
+    for estimate in estimates.values():
+        if estimate is not None:
+            basis[estimate[1]] += 1
     return CostEstimate(n_runs=len(unique), n_cached=len(unique) - len(missing), n_missing=len(missing),
-                        cpu_seconds=cpu_seconds, n_unestimated=n_unestimated, basis=dict(basis))
+                        cpu_seconds=sum(estimate[0] for estimate in estimates.values() if estimate is not None),
+                        n_unestimated=sum(estimate is None for estimate in estimates.values()), basis=dict(basis))
+
+
+def _papers(configs_by_key):
+    return sorted({config["paper"] for config in configs_by_key.values()})
+
+
+def _estimates(configs_by_key, papers=None):
+    """``{key: (CPU seconds, kind of match) or None}`` for runs, from the recorded runs (see estimate_cost)."""
+    times = defaultdict(list)
+    for paper in papers or _papers(configs_by_key):
+        for run in store.scan(paper):
+            for _, match in _match_keys(run.config):
+                times[match].append(run.cost_seconds)
+    estimates = {}
+    for key, config in configs_by_key.items():
+        estimates[key] = next(((float(np.mean(times[match])), kind) for kind, match in _match_keys(config)
+                               if times[match]), None)
+    return estimates
+
+
+def _estimates_by_key(configs_by_key):
+    """``{key: CPU seconds or None}``: the estimated cost of each run, for the progress bar."""
+    return {key: None if estimate is None else estimate[0] for key, estimate in _estimates(configs_by_key).items()}

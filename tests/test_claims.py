@@ -162,3 +162,203 @@ def test_save_verdicts_refuses_an_unknown_scale():
     table = claims.verdict_table([claims.claim("C1", "Fig. 1", "s", verdict="not comparable", reason="r")])
     with pytest.raises(ValueError, match="scale"):
         claims.save_verdicts("toy", table, "huge")
+
+
+def test_identity_claim_takes_identity_verdicts():
+    made = claims.claim("L2", "Lemma 2", "Variance drops", check=claims.check_identity({"eq. 8": 1e-14},
+                                                                                        tolerance=1e-8),
+                        kind="identity")
+    assert (made.kind, made.verdict) == ("identity", "verified")
+
+
+def test_identity_above_tolerance_is_not_verified():
+    assert claims.check_identity({"eq. 8": 1e-3}, tolerance=1e-8).verdict == "not verified"
+
+
+def test_empirical_claim_refuses_an_identity_verdict():
+    with pytest.raises(ValueError, match="'reproduced'"):
+        claims.claim("C1", "Fig. 1", "s", verdict="verified", reason="r", method="m", ours=1.0)
+
+
+def test_identity_claim_refuses_an_empirical_verdict():
+    with pytest.raises(ValueError, match="'verified', 'not verified'"):
+        claims.claim("L2", "Lemma 2", "s", verdict="reproduced", reason="r", method="m", ours=1.0, kind="identity")
+
+
+def test_identity_verdict_needs_our_number():
+    with pytest.raises(ValueError, match="needs our number"):
+        claims.claim("L2", "Lemma 2", "s", verdict="verified", reason="r", method="m", kind="identity")
+
+
+def test_unknown_kind_is_refused_listing_the_kinds():
+    with pytest.raises(ValueError, match="'empirical', 'identity'"):
+        claims.claim("C1", "Fig. 1", "s", verdict="not comparable", reason="r", kind="theorem")
+
+
+def test_reason_below_minimum_scale_states_what_ran():
+    made = claims.claim("C1", "Fig. 1", "s", check=claims.check_close(1.0, 1.0, abs_tol=0.1), ours=1.0,
+                        scale="quick", min_scale="paper", ran="2 seeds, T = 20")
+    assert "ran 2 seeds, T = 20" in made.reason and "'quick'" not in made.reason
+
+
+def test_claim_takes_our_number_from_the_check():
+    made = claims.claim("C1", "Fig. 1", "s", check=claims.Check("reproduced", "r", "m", ours=0.5, paper=0.4))
+    assert (made.ours, made.paper) == (0.5, 0.4)
+
+
+def test_verdict_table_has_kind_and_disclosure_columns():
+    table = claims.verdict_table([claims.claim("C1", "Fig. 1", "s", verdict="not comparable", reason="r")])
+    assert list(table.columns) == list(claims.TABLE_COLUMNS) and table.loc[0, "kind"] == "empirical"
+
+
+def _mixed_table():
+    identity = claims.check_identity({"eq. 8": 0.0}, tolerance=1e-8)
+    return claims.verdict_table([
+        claims.claim("C1", "Fig. 1", "s", check=claims.check_close(1.0, 1.0, abs_tol=0.1), ours=1.0),
+        claims.claim("C2", "Fig. 2", "s", verdict="not comparable", reason="r"),
+        claims.claim("L2", "Lemma 2", "s", check=identity, kind="identity"),
+    ])
+
+
+def test_verdict_counts_cover_both_kinds():
+    counts = claims.verdict_counts(_mixed_table())
+    assert list(counts) == [*claims.VERDICTS, *claims.IDENTITY_VERDICTS] and counts["verified"] == 1
+
+
+def test_format_counts_keeps_the_kinds_apart():
+    assert claims.format_counts(claims.verdict_counts(_mixed_table())) == (
+        "2 empirical claims: 1 reproduced, 1 not comparable; 1 identity: 1 verified")
+
+
+def test_format_counts_without_identities_reads_as_before():
+    assert claims.format_counts({"reproduced": 2, "not comparable": 1, "verified": 0}) == (
+        "3 claims: 2 reproduced, 1 not comparable")
+
+
+def test_format_counts_refuses_an_unknown_verdict():
+    with pytest.raises(ValueError, match="'maybe'"):
+        claims.format_counts({"maybe": 1})
+
+
+def test_saved_verdicts_count_identities_apart():
+    _, markdown_path = claims.save_verdicts("toy", _mixed_table(), "paper")
+    assert "1 identity: 1 verified" in markdown_path.read_text()
+
+
+def test_save_verdicts_refuses_a_verdict_of_the_other_kind():
+    table = _mixed_table()
+    table.loc[2, "verdict"] = "reproduced"
+    with pytest.raises(ValueError, match="'identity'"):
+        claims.save_verdicts("toy", table, "paper")
+
+
+def test_show_table_shows_every_row():
+    table = pd.DataFrame({"cell": [f"cell {i}" for i in range(150)], "value": range(150)})
+    shown = claims.show_table(table).data
+    assert len(shown.splitlines()) == 152 and "| cell 149 | 149 |" in shown
+
+
+def test_show_table_rounds_floats_to_significant_digits():
+    shown = claims.show_table(pd.DataFrame({"x": [3.14159265, 1234567.0, math.nan]}), digits=3).data
+    assert shown.splitlines()[2:] == ["| 3.14 |", "| 1.23e+06 |", "|  |"]
+
+
+def test_show_table_refuses_zero_digits():
+    with pytest.raises(ValueError, match="digits"):
+        claims.show_table(pd.DataFrame({"x": [1.0]}), digits=0)
+
+
+@pytest.mark.parametrize("n_cells", [1, 4, 8, 10, 12, 24])
+def test_partly_threshold_is_beyond_chance(n_cells):
+    needed = round(claims.partly_threshold(n_cells) * n_cells)
+    assert claims.stats.count_beyond_chance(n_cells) <= needed and needed >= n_cells / 4
+
+
+def fixed_score(score, reason="measured"):
+    """A measure function that finds the given score whatever the runs."""
+    return lambda table, params, limits: claims.Evidence(score, reason, ours=score)
+
+
+def spec(score, **fields):
+    declared = dict(id="C1", figure="Fig. 1", quote="A beats B in most cases", where="§5, p. 3",
+                    quantity="cells", test="paired test per cell", measure=fixed_score(score),
+                    reproduced_at=0.75, partly_at=0.25)
+    return claims.ClaimSpec(**{**declared, **fields})
+
+
+@pytest.mark.parametrize("score, verdict", [(0.8, "reproduced"), (0.75, "reproduced"), (0.5, "partly reproduced"),
+                                            (0.1, "not reproduced")])
+def test_spec_verdict_follows_its_thresholds(score, verdict):
+    assert spec(score).evaluate(None, {}).verdict == verdict
+
+
+@pytest.mark.parametrize("score, verdict", [(1.0, "verified"), (0.5, "not verified")])
+def test_identity_spec_is_verified_or_not(score, verdict):
+    identity = spec(score, kind="identity", reproduced_at=1.0, partly_at=None)
+    assert identity.evaluate(None, {}).verdict == verdict
+
+
+def test_spec_with_nothing_to_measure_is_not_run_at_this_scale():
+    assert spec(None, measure=fixed_score(None, "no runs of PI")).evaluate(None, {}).reason == "no runs of PI"
+
+
+def test_not_comparable_spec_keeps_our_numbers_beside_the_verdict():
+    check = spec(0.9, not_comparable="data substituted").evaluate(None, {})
+    assert (check.verdict, check.reason, check.ours) == ("not comparable", "data substituted", 0.9)
+
+
+def test_spec_measure_receives_its_limits():
+    seen = {}
+
+    def measure(table, params, limits):
+        seen.update(limits)
+        return claims.Evidence(1.0, "r", ours=1.0)
+
+    spec(1.0, measure=measure, limits={"tolerance": 1e-8}).evaluate(None, {})
+    assert seen == {"tolerance": 1e-8}
+
+
+@pytest.mark.parametrize("fields, named", [
+    ({"partly_at": 0.9}, "partly_at"),
+    ({"reproduced_at": 1.5}, "reproduced_at"),
+    ({"kind": "identity"}, "identity"),
+    ({"min_scale": "huge"}, "min_scale"),
+    ({"measure": None}, "measure"),
+    ({"changed_after_results": claims.ThresholdChange({"tolerance": 1.0}, "2026-01-01", "why")}, "'tolerance'"),
+])
+def test_invalid_spec_is_refused_naming_the_field(fields, named):
+    with pytest.raises(ValueError, match=named):
+        spec(0.5, **fields)
+
+
+def test_judge_gives_one_row_per_spec_with_the_quote_and_where():
+    table = claims.judge([spec(0.8), spec(0.1, id="C2")], None, {})
+    assert list(table["verdict"]) == ["reproduced", "not reproduced"] and "§5, p. 3" in table.loc[0, "statement"]
+
+
+def test_judge_below_the_minimum_scale_states_what_ran():
+    table = claims.judge([spec(0.8, min_scale="paper", block="synthetic")], None, {},
+                         ran={"synthetic": claims.Ran("quick", "2 seeds, T = 20")})
+    assert table.loc[0, "verdict"] == "not run at this scale" and "ran 2 seeds, T = 20" in table.loc[0, "reason"]
+
+
+def test_judge_needs_to_know_what_ran_for_a_minimum_scale():
+    with pytest.raises(ValueError, match="ran"):
+        claims.judge([spec(0.8, min_scale="paper", block="synthetic")], None, {})
+
+
+def test_judge_discloses_the_verdict_of_changed_thresholds():
+    change = claims.ThresholdChange({"reproduced_at": 0.9, "partly_at": 0.85}, "2026-11-22", "review")
+    row = claims.judge([spec(0.8, changed_after_results=change)], None, {}).iloc[0]
+    assert row["verdict"] == "reproduced" and row["disclosure"].endswith("give: not reproduced")
+
+
+def test_judge_leaves_the_disclosure_empty_without_a_change():
+    assert claims.judge([spec(0.8)], None, {}).loc[0, "disclosure"] == ""
+
+
+def test_judge_counts_identities_apart():
+    table = claims.judge([spec(0.8), spec(1.0, id="L2", kind="identity", reproduced_at=1.0, partly_at=None)],
+                         None, {})
+    assert claims.format_counts(claims.verdict_counts(table)) == (
+        "1 empirical claim: 1 reproduced; 1 identity: 1 verified")

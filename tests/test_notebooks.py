@@ -4,15 +4,19 @@
   papermill at scale ``"smoke"`` against an empty result cache and an empty
   figures folder (``BO_RESULTS_ROOT`` and ``BO_FIGURES_ROOT`` point at temporary
   folders), as a fresh clone would.
-* A spot-check recomputes a few of the committed runs in ``data/results/<key>/``
-  with the experiment module's ``run(config)`` and compares every stored number
-  exactly, except the wall times. A notebook without cached runs is skipped.
+* A spot-check recomputes one committed run of every cell of every notebook
+  (every distinct value of the experiment module's ``CELL_FIELDS``: experiment,
+  problem, method and its settings) from ``data/results/<key>/``, as a prefix of
+  ``SPOT_CHECK_ITERATIONS`` BO iterations (``run(config, iterations=...)``), and
+  compares every stored number of that prefix bit for bit, wall times excepted.
+  A run stored by another ``CODE_VERSION`` fails it: recompute the stale runs.
 
 The committed notebooks' own outputs are checked by nbval (``--nbval-lax`` in
 pyproject.toml), which re-executes them against the committed cache.
 """
 import json
 
+import joblib
 import numpy as np
 import papermill
 import pytest
@@ -21,12 +25,9 @@ from common import paths, store
 from common.experiments import NOTEBOOKS, load_experiment
 
 SMOKE_JOBS = 2
-# Spot-checked runs: one per experiment block of each notebook (synthetic, real-world, ...),
-# drawn with a fixed seed among the block's runs that took at most SPOT_CHECK_MAX_SECONDS
-# to compute (the block's cheapest run if none did), so every kind of run is rechecked and
-# the test stays within seconds whatever scale the cache was filled at.
-SPOT_CHECK_MAX_SECONDS = 20.0
-SPOT_CHECK_SEED = 0
+SPOT_CHECK_ITERATIONS = 2
+SPOT_CHECK_JOBS = 2
+DEFAULT_CELL_FIELDS = ("experiment", "problem", "method")
 # Results that measure time rather than compute a number.
 TIMING_RESULTS = ("wall_time",)
 
@@ -43,39 +44,50 @@ def test_notebook_runs_at_smoke_scale_on_an_empty_cache(key, tmp_path, monkeypat
                                kernel_name="python3", cwd=str(paths.repo_root()), progress_bar=False)
 
     summary = json.loads((tmp_path / "figures" / key / "summary.json").read_text())
-    assert (summary["scale"], summary["runs_loaded"]) == ("smoke", 0)
-    assert summary["runs_computed"] > 0
+    execution = json.loads((tmp_path / "figures" / key / "execution.json").read_text())
+    assert (summary["scale"], execution["loaded"]) == ("smoke", 0) and execution["computed"] > 0
     missing = [name for name in summary["figures"] if not (tmp_path / "figures" / key / name).exists()]
     assert not missing, f"{key}: the summary lists figures that were not written: {missing}"
 
 
-def _spot_check_sample(runs):
-    rng = np.random.default_rng(SPOT_CHECK_SEED)
-    blocks = {}
-    for run in sorted(runs, key=lambda run: run.key):
-        blocks.setdefault(run.config["experiment"], []).append(run)
-    chosen = []
-    for block in sorted(blocks):
-        cheap = [run for run in blocks[block] if run.wall_time <= SPOT_CHECK_MAX_SECONDS]
-        chosen.append(cheap[rng.integers(len(cheap))] if cheap
-                      else min(blocks[block], key=lambda run: run.wall_time))
-    return chosen
+def _cells(module, runs):
+    """One stored run per cell: the cheapest (then first by key), so the check stays within seconds."""
+    fields = getattr(module, "CELL_FIELDS", DEFAULT_CELL_FIELDS)
+    cells = {}
+    for run in sorted(runs, key=lambda run: (run.cost_seconds, run.key)):
+        cells.setdefault(tuple(json.dumps(run.config.get(name)) for name in fields), run)
+    return list(cells.values())
+
+
+def _recompute_prefix(key, config):
+    return load_experiment(key).run(config, iterations=SPOT_CHECK_ITERATIONS)
+
+
+def _assert_prefix_equal(stored, recomputed):
+    names = sorted(set(stored.result) - set(TIMING_RESULTS))
+    assert sorted(set(recomputed) - set(TIMING_RESULTS)) == names, stored.key
+    n_evals = len(recomputed[stored.traces[0]]) if stored.traces else None
+    for name in names:
+        ours, theirs = np.asarray(recomputed[name]), np.asarray(stored.result[name])
+        if n_evals is not None and ours.ndim >= 1 and len(ours) == n_evals:
+            theirs = theirs[:n_evals]  # a per-evaluation array: compare the recomputed prefix
+        elif n_evals is not None and n_evals < stored.n_evals:
+            continue  # a summary of the whole run (e.g. a final value): not defined by the prefix
+        np.testing.assert_array_equal(ours, theirs, err_msg=f"run {stored.key}, result {name!r}", strict=True)
 
 
 @pytest.mark.parametrize("key", list(NOTEBOOKS))
-def test_cached_runs_recompute_to_the_stored_numbers(key, monkeypatch):
+def test_every_cell_of_the_cache_recomputes_to_the_stored_numbers(key, monkeypatch):
     monkeypatch.delenv(paths.RESULTS_ROOT_VARIABLE, raising=False)  # the committed cache
     runs = store.scan(key)
     if not runs:
         pytest.skip(f"no cached runs in data/results/{key}/")
     module = load_experiment(key)
-    assert callable(getattr(module, "run", None)), \
-        f"experiment module of {key!r} must define run(config) -> dict to be spot-checked"
-
-    for stored in _spot_check_sample(runs):
-        recomputed = module.run(stored.config)
-        compared = sorted(set(stored.result) - set(TIMING_RESULTS))
-        assert sorted(set(recomputed) - set(TIMING_RESULTS)) == compared, stored.key
-        for name in compared:
-            np.testing.assert_array_equal(np.asarray(recomputed[name]), np.asarray(stored.result[name]),
-                                          err_msg=f"run {stored.key}, result {name!r}", strict=True)
+    stale = sorted(run.key for run in runs if run.code_version != module.CODE_VERSION)
+    assert not stale, (f"{len(stale)} cached runs of {key} were computed by another CODE_VERSION than "
+                       f"{module.CODE_VERSION}, e.g. {stale[:3]}; recompute them (reproduce.py --runs-only)")
+    cells = _cells(module, runs)
+    recomputed = joblib.Parallel(n_jobs=SPOT_CHECK_JOBS)(
+        joblib.delayed(_recompute_prefix)(key, run.config) for run in cells)
+    for stored, result in zip(cells, recomputed):
+        _assert_prefix_equal(stored, result)

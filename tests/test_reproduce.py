@@ -5,13 +5,17 @@ papermill would start.
 """
 import importlib.util
 import json
+import os
+import signal
 import subprocess
 import sys
-import types
+import time
+from pathlib import Path
 
 import matplotlib
 import nbformat
 import numpy as np
+import psutil
 import pytest
 import toy_runs
 
@@ -21,6 +25,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 REPRODUCE = paths.repo_root() / "reproduce.py"
+TESTS_DIR = Path(__file__).resolve().parent
 TOY_REGISTRY = {"toy": "toy_runs"}
 
 
@@ -128,15 +133,18 @@ def test_none_override_keeps_the_scale_default_and_ints_pass_as_floats():
     assert params == {"scale": "paper", "n_seeds": 20, "noise": 1.0, "methods": ["ucb", "ei"]}
 
 
-def test_notebook_summary_records_runs_figures_and_verdicts():
+def test_notebook_summary_holds_only_what_the_configuration_determines():
     runner.run_grid(toy_runs.make_grid({"n_seeds": 1, "budget": 3}), toy_runs.toy_run, n_jobs=1, progress=False)
     figure, ax = plt.subplots()
     plotting.save_figure(figure, "toy", "fig1")
     plt.close(figure)
     table = claims.verdict_table([claims.claim("C1", "Fig. 1", "s", verdict="not comparable", reason="r")])
-    summary = json.loads(notebook.write_notebook_summary("toy", scale="smoke", verdicts=table).read_text())
-    assert (summary["runs_computed"], summary["figures"], summary["verdicts"]) == (
-        2, ["fig1.png", "fig1.pdf"], {"not comparable": 1})
+    params = notebook.configuration(toy_runs)
+    summary = json.loads(notebook.write_notebook_summary("toy", params, verdicts=table).read_text())
+    execution = json.loads((paths.figures_dir("toy") / "execution.json").read_text())
+    assert (summary["parameters"], summary["figures"], summary["verdicts"]) == (
+        params, ["fig1.png", "fig1.pdf"], {"not comparable": 1})
+    assert execution["computed"] == 2 and "computed" not in summary
 
 
 def test_save_figure_writes_png_and_pdf_into_the_paper_folder():
@@ -172,23 +180,178 @@ def _notebook(path, *sources):
     return path
 
 
-def test_a_failing_notebook_does_not_hide_the_others(reproduce, tmp_path, monkeypatch, capsys):
-    good = _notebook(tmp_path / "toy.ipynb", 'scale = "smoke"\nn_seeds = None\nbudget = None\nn_jobs = None',
-                     'from common.notebook import write_notebook_summary\n'
-                     'write_notebook_summary("toy", scale=scale)')
-    broken = _notebook(tmp_path / "broken.ipynb", 'scale = "smoke"\nn_jobs = None',
-                       'raise RuntimeError("broken on purpose")')
-    monkeypatch.setattr(toy_runs, "NOTEBOOK", str(good))
-    broken_module = types.ModuleType("toy_broken")
-    broken_module.__dict__.update(NOTEBOOK=str(broken), TITLE="Broken", OUTPUTS=[],
-                                  SCALES={"smoke": {}}, make_grid=lambda params: [])
-    monkeypatch.setitem(sys.modules, "toy_broken", broken_module)
-    before = broken.read_text()
+TOY_PARAMETERS = "scale = None\nn_seeds = None\nbudget = None\nn_jobs = None\ndask_address = None"
+TOY_CELLS = (
+    "import toy_runs\n"
+    "import matplotlib.pyplot as plt\n"
+    "from common import plotting\n"
+    "from common.notebook import notebook_parameters, write_notebook_summary\n"
+    "from common.runner import run_grid\n"
+    "params = notebook_parameters(toy_runs, globals())\n"
+    "table = run_grid(toy_runs.make_grid(params), toy_runs.toy_run, n_jobs=n_jobs, dask_address=dask_address,"
+    " progress=False)\n"
+    "print(round(float(table['y'].sum()), 6), params)",
+    "figure, ax = plt.subplots(); ax.plot(table['y'].to_numpy());\n"
+    "plotting.save_figure(figure, 'toy', 'fig1');",
+    "write_notebook_summary('toy', params);",
+)
 
-    status = reproduce.main(["broken", "toy"], registry={"broken": "toy_broken", **TOY_REGISTRY})
 
-    output = capsys.readouterr().out
-    assert status == 1
-    assert "Failed: broken" in output and "broken on purpose" in output
-    assert (paths.figures_dir("toy") / "summary.json").exists()  # the notebook after the failure still ran
-    assert broken.read_text() == before  # a failed execution does not overwrite the notebook
+@pytest.fixture
+def toy_project(tmp_path, monkeypatch):
+    """The toy experiment with a real notebook; outputs, cache and untracked output in tmp_path."""
+    monkeypatch.setenv("BO_OUTPUT_ROOT", str(tmp_path / "output"))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(TESTS_DIR), str(paths.repo_root())]))
+
+    (tmp_path / "notebooks").mkdir()
+
+    def make(*extra_cells):
+        path = _notebook(tmp_path / "notebooks" / "toy.ipynb", TOY_PARAMETERS, *TOY_CELLS, *extra_cells)
+        monkeypatch.setattr(toy_runs, "NOTEBOOK", str(path))
+        return path
+
+    return make
+
+
+def _outputs(notebook_path):
+    """Every byte of the published outputs: the notebook and the figure folder."""
+    files = {notebook_path.name: notebook_path.read_bytes()}
+    folder = paths.figures_dir("toy")
+    files.update({path.name: path.read_bytes() for path in sorted(folder.glob("*"))} if folder.exists() else {})
+    return files
+
+
+def test_regenerating_the_published_configuration_is_byte_for_byte_idempotent(reproduce, toy_project):
+    notebook_path = toy_project()
+    assert reproduce.main(["toy"], registry=TOY_REGISTRY) == 0
+    first = _outputs(notebook_path)
+    assert reproduce.main(["toy"], registry=TOY_REGISTRY) == 0
+    assert _outputs(notebook_path) == first and {"summary.json", "fig1.png", "toy.ipynb"} <= set(first)
+
+
+def test_backend_flags_do_not_change_what_is_published(reproduce, toy_project):
+    notebook_path = toy_project()
+    reproduce.main(["toy"], registry=TOY_REGISTRY)
+    published = _outputs(notebook_path)
+    assert reproduce.main(["toy", "--jobs", "2"], registry=TOY_REGISTRY) == 0
+    assert _outputs(notebook_path) == published
+    summary = json.loads(published["summary.json"])
+    assert summary["parameters"] == notebook.configuration(toy_runs) and summary["scale"] == "smoke"
+
+
+def test_another_scale_writes_to_its_own_folder_and_leaves_the_published_outputs(reproduce, toy_project, tmp_path):
+    notebook_path = toy_project()
+    reproduce.main(["toy"], registry=TOY_REGISTRY)
+    published = _outputs(notebook_path)
+    assert reproduce.main(["toy", "--scale", "quick"], registry=TOY_REGISTRY) == 0
+    assert reproduce.main(["toy", "-p", "n_seeds", "1"], registry=TOY_REGISTRY) == 0
+    assert _outputs(notebook_path) == published
+    quick = tmp_path / "output" / "toy" / "quick"
+    assert (quick / "toy.ipynb").exists() and (quick / "figures" / "toy" / "fig1.png").exists()
+    assert len(list((tmp_path / "output" / "toy").glob("smoke-*"))) == 1  # the override, named by its hash
+
+
+@pytest.mark.parametrize("failure", ["raise RuntimeError('broken on purpose')", "import os; os._exit(9)"])
+def test_a_failing_or_dead_kernel_leaves_every_output_as_it_was(reproduce, toy_project, failure, capsys):
+    notebook_path = toy_project()
+    reproduce.main(["toy"], registry=TOY_REGISTRY)
+    published = _outputs(notebook_path)
+    broken = toy_project("plotting.save_figure(figure, 'toy', 'fig1')", failure)  # overwrites a figure first
+    notebook_bytes = broken.read_bytes()
+
+    assert reproduce.main(["toy"], registry=TOY_REGISTRY) == 1
+
+    assert _outputs(notebook_path) == {**published, "toy.ipynb": notebook_bytes}
+    assert "FAILED" in capsys.readouterr().out
+    assert not list(reproduce.staging_root().glob("*")) and sorted(p.name for p in broken.parent.iterdir()) == [
+        "toy.ipynb"]
+
+
+@pytest.mark.parametrize("signal_number", [signal.SIGINT, signal.SIGTERM])
+def test_an_interrupted_regeneration_changes_nothing(toy_project, tmp_path, signal_number):
+    notebook_path = toy_project("import time\nopen(%r, 'w').close()\ntime.sleep(60)" % str(tmp_path / "started"))
+    script = (f"import sys; sys.path[:0] = [{str(TESTS_DIR)!r}]; import toy_runs; "
+              f"toy_runs.NOTEBOOK = {str(notebook_path)!r}; sys.argv = ['reproduce.py', 'toy']; "
+              f"import runpy; reproduce = runpy.run_path({str(REPRODUCE)!r}); "
+              f"sys.exit(reproduce['main'](['toy'], registry={TOY_REGISTRY!r}))")
+    before = _outputs(notebook_path)
+    process = subprocess.Popen([sys.executable, "-c", script], env=os.environ.copy(),
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    deadline = time.monotonic() + 60
+    while not (tmp_path / "started").exists() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    process.send_signal(signal_number)
+    output, _ = process.communicate(timeout=60)
+    assert process.returncode == 130, output
+    assert _outputs(notebook_path) == before
+    assert not list(Path(os.environ["BO_FIGURES_ROOT"]).parent.joinpath(".staging").glob("*"))
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["-p", "budget", "10000000000"], "1..999"),
+    (["-p", "n_seeds", "[]"], "'n_seeds'"),
+    (["--dask", "tcp://127.0.0.1:9"], "no Dask scheduler answers"),
+    (["-p", "n_seed", "3"], "n_seeds"),
+])
+def test_bad_input_exits_2_before_anything_is_computed_or_written(reproduce, toy_project, arguments, message,
+                                                                   capsys):
+    notebook_path = toy_project()
+    before = notebook_path.read_bytes()
+    start = time.monotonic()
+    with pytest.raises(SystemExit) as exited:
+        reproduce.main(["toy", *arguments], registry=TOY_REGISTRY)
+    assert exited.value.code == 2 and message in capsys.readouterr().err
+    assert time.monotonic() - start < 15
+    assert notebook_path.read_bytes() == before and not store.scan("toy")
+    assert not paths.figures_dir("toy").exists()
+
+
+def test_an_unknown_name_injected_by_papermill_stops_the_notebook():
+    namespace = {"In": ["", TOY_PARAMETERS, "# Parameters\nn_seed = 3\n", "params = ..."], "scale": None}
+    with pytest.raises(ValueError, match="unknown parameter 'n_seed'; allowed parameters: scale, n_seeds"):
+        notebook.notebook_parameters(toy_runs, namespace)
+
+
+def test_scale_none_is_the_published_configuration_and_overrides_apply_on_top():
+    assert notebook.configuration(toy_runs) == {"scale": "smoke", "n_seeds": 2, "budget": 4}
+    assert notebook.configuration(toy_runs, budget=7)["budget"] == 7
+    assert notebook.configuration(toy_runs, "quick") == {"scale": "quick", "n_seeds": 3, "budget": 8}
+
+
+def test_runs_only_fills_the_cache_without_executing_the_notebook(reproduce, toy_project, capsys):
+    notebook_path = toy_project()
+    before = notebook_path.read_bytes()
+    assert reproduce.main(["toy", "--scale", "quick", "--runs-only", "--jobs", "1"], registry=TOY_REGISTRY) == 0
+    assert len(store.scan("toy")) == 6 and notebook_path.read_bytes() == before
+    assert "6 runs computed, 0 loaded" in capsys.readouterr().out
+    assert not paths.figures_dir("toy").exists()
+
+
+def test_no_kernel_or_worker_outlives_a_killed_reproduce(toy_project):
+    notebook_path = toy_project("run_grid([toy_runs.toy_config(s, method='hang') for s in range(4)], "
+                                "toy_runs.hanging_run, n_jobs=2, progress=False)")
+    script = (f"import sys; sys.path[:0] = [{str(TESTS_DIR)!r}]; import toy_runs; "
+              f"toy_runs.NOTEBOOK = {str(notebook_path)!r}; import runpy; "
+              f"sys.exit(runpy.run_path({str(REPRODUCE)!r})['main'](['toy'], registry={TOY_REGISTRY!r}))")
+    parent = subprocess.Popen([sys.executable, "-c", script], env=os.environ.copy(),
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    descendants, deadline = [], time.monotonic() + 60
+    while sum("LokyProcess" in " ".join(p.cmdline()) for p in descendants) < 2 and time.monotonic() < deadline:
+        time.sleep(0.3)
+        descendants = psutil.Process(parent.pid).children(recursive=True)
+    assert any("LokyProcess" in " ".join(p.cmdline()) for p in descendants), "the workers never started"
+    parent.kill()
+    parent.wait()
+    deadline = time.monotonic() + 15
+    while (alive := [p for p in descendants if _running(p)]) and time.monotonic() < deadline:
+        time.sleep(0.3)
+    for process in alive:
+        process.kill()
+    assert not alive, f"still running after the parent was killed: {[p.cmdline()[-2:] for p in alive]}"
+
+
+def _running(process):
+    try:
+        return process.status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False

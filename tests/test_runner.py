@@ -1,11 +1,23 @@
-"""The runner and result store: caching, resuming, corruption, backends, cost estimates."""
+"""The runner and result store: caching, resuming, corruption, staleness, claims, backends, costs."""
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
+import psutil
 import pytest
 import toy_runs
 from toy_runs import toy_config, toy_run
 
-from common import runner, store
+from common import run_claims, runner, store
+
+TESTS_DIR = Path(__file__).resolve().parent
 
 
 @pytest.fixture(autouse=True)
@@ -26,7 +38,7 @@ def test_cached_runs_are_loaded_not_computed():
     runner.run_grid(grid(), toy_run, n_jobs=1, progress=False)
     runner.reset_run_counts()
     runner.run_grid(grid(), toy_run, n_jobs=1, progress=False)
-    assert runner.run_counts() == {"loaded": 4, "computed": 0}
+    assert runner.run_counts() == {"loaded": 4, "computed": 0, "corrupt": [], "stale": []}
 
 
 def test_recomputing_a_cached_run_gives_the_stored_numbers():
@@ -41,7 +53,7 @@ def test_restart_after_a_kill_computes_only_the_missing_runs():
         runner.run_grid(configs, toy_runs.interrupted_run, n_jobs=1, progress=False)
     runner.reset_run_counts()
     runner.run_grid(configs, toy_run, n_jobs=1, progress=False)
-    assert runner.run_counts() == {"loaded": 3, "computed": 3}
+    assert runner.run_counts() == {"loaded": 3, "computed": 3, "corrupt": [], "stale": []}
 
 
 def _truncate(path, other_path):
@@ -74,8 +86,28 @@ def test_damaged_file_is_detected_and_recomputed(damage):
     runner.reset_run_counts()
     with pytest.warns(store.CorruptResultWarning):
         repaired = runner.run_grid(configs, toy_run, n_jobs=1, progress=False)
-    assert runner.run_counts() == {"loaded": 1, "computed": 1}
+    counts = runner.run_counts()
+    assert (counts["loaded"], counts["computed"], counts["stale"]) == (1, 1, [])
+    assert [entry.split(":")[0] for entry in counts["corrupt"]] == [store.run_key(configs[0])]
     pd.testing.assert_frame_equal(deterministic(original), deterministic(repaired), check_exact=True)
+
+
+def test_a_run_of_another_code_version_is_stale_named_and_recomputed(monkeypatch):
+    configs = grid(n_seeds=2)
+    runner.run_grid(configs, toy_run, n_jobs=1, progress=False)
+    monkeypatch.setattr(toy_runs, "CODE_VERSION", 2)
+    runner.reset_run_counts()
+    with pytest.warns(store.StaleResultWarning, match="code version 1"):
+        runner.run_grid(configs, toy_run, n_jobs=1, progress=False)
+    counts = runner.run_counts()
+    assert (counts["loaded"], counts["computed"], len(counts["stale"])) == (0, 2, 2)
+    assert {run.code_version for run in store.scan("toy")} == {2}
+
+
+def test_a_run_function_without_a_code_version_is_refused(monkeypatch):
+    monkeypatch.delattr(toy_runs, "CODE_VERSION")
+    with pytest.raises(ValueError, match="CODE_VERSION"):
+        runner.run_grid(grid(), toy_run, n_jobs=1, progress=False)
 
 
 def test_joblib_processes_and_sequential_runs_give_identical_tables(tmp_path, monkeypatch):
@@ -195,3 +227,76 @@ def test_estimate_cost_falls_back_to_runs_of_the_same_method():
 def test_estimate_cost_says_when_there_is_no_estimate():
     estimate = runner.estimate_cost(grid(n_seeds=2))
     assert estimate.n_unestimated == 2 and "no estimate for 2" in str(estimate)
+
+
+def test_a_run_claimed_by_a_live_process_is_waited_for_not_computed(monkeypatch):
+    configs = grid(n_seeds=2)
+    monkeypatch.setattr(runner, "WAIT_FOR_OTHERS_SECONDS", 0.05)
+    with run_claims.RunClaims() as other_process:
+        assert other_process.try_claim(configs[0])
+        finisher = threading.Timer(0.5, lambda: store.save_run(configs[0], toy_run(configs[0]), 1.0,
+                                                               code_version=1))
+        finisher.start()
+        runner.run_grid(configs, toy_run, n_jobs=1, progress=False)
+        finisher.join()
+    assert runner.run_counts()["computed"] == 1 and runner.run_counts()["loaded"] == 1
+
+
+def test_a_claim_of_a_dead_process_expires_and_the_run_is_computed():
+    configs = grid(n_seeds=1)
+    lock = run_claims.lock_path(configs[0])
+    lock.parent.mkdir(parents=True)
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    lock.write_text(json.dumps({"host": socket.gethostname(), "pid": int(dead.stdout)}))
+    runner.run_grid(configs, toy_run, n_jobs=1, progress=False)
+    assert runner.run_counts()["computed"] == 1 and not lock.exists()
+
+
+def test_a_claim_not_refreshed_for_too_long_expires(monkeypatch):
+    config = toy_config(0)
+    lock = run_claims.lock_path(config)
+    lock.parent.mkdir(parents=True)
+    lock.write_text(json.dumps({"host": "another-host", "pid": 1}))
+    assert not run_claims.is_expired(lock)
+    assert run_claims.is_expired(lock, now=lock.stat().st_mtime + run_claims.EXPIRES_AFTER_SECONDS + 1)
+
+
+def test_two_processes_filling_one_grid_compute_each_run_once(tmp_path):
+    script = (f"import sys; sys.path.insert(0, {str(TESTS_DIR)!r}); import toy_runs; from common import runner;"
+              "runner.run_grid([toy_runs.toy_config(s, method='slow') for s in range(6)], toy_runs.slow_run,"
+              " n_jobs=1, progress=False); print(runner.run_counts()['computed'])")
+    environment = {**os.environ, "BO_RESULTS_ROOT": str(tmp_path / "shared")}
+    processes = [subprocess.Popen([sys.executable, "-c", script], env=environment, stdout=subprocess.PIPE, text=True)
+                 for _ in range(2)]
+    computed = [int(process.communicate(timeout=60)[0]) for process in processes]
+    assert sum(computed) == 6 and min(computed) > 0
+
+
+def test_worker_processes_end_when_their_parent_is_killed(tmp_path):
+    script = (f"import sys; sys.path.insert(0, {str(TESTS_DIR)!r}); import toy_runs; from common import runner;"
+              "runner.run_grid([toy_runs.toy_config(s, method='hang') for s in range(4)], toy_runs.hanging_run,"
+              " n_jobs=2, progress=False)")
+    environment = {**os.environ, "BO_RESULTS_ROOT": str(tmp_path / "results")}
+    parent = subprocess.Popen([sys.executable, "-c", script], env=environment)
+    workers = []
+    deadline = time.monotonic() + 30
+    while len(workers) < 2 and time.monotonic() < deadline:
+        time.sleep(0.2)
+        workers = [child for child in psutil.Process(parent.pid).children(recursive=True)
+                   if "LokyProcess" in " ".join(child.cmdline())]
+    assert len(workers) >= 2, "the grid did not start its workers"
+    parent.kill()
+    parent.wait()
+    deadline = time.monotonic() + 10
+    while (alive := [worker for worker in workers if _running(worker)]) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    for process in alive:
+        process.kill()
+    assert not alive, f"{len(alive)} worker(s) outlived their killed parent"
+
+
+def _running(process):
+    try:
+        return process.status() != psutil.STATUS_ZOMBIE  # a zombie has exited; only its parent entry remains
+    except psutil.NoSuchProcess:
+        return False

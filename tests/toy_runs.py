@@ -4,23 +4,32 @@ Module-level functions, so loky and Dask workers can import them; it also
 follows the experiment-registry protocol of :mod:`common.experiments` (NOTEBOOK,
 TITLE, OUTPUTS, SCALES, make_grid) so ``reproduce.py --list`` can be tested.
 """
+import time
+
 import numpy as np
 
 from common.seeding import make_rng
 
 CODE_VERSION = 1
+PAPER = "toy"
 NOTEBOOK = "toy.ipynb"
 TITLE = "Toy experiment"
 OUTPUTS = ["Fig. 1"]
 SCALES = {"smoke": {"n_seeds": 2, "budget": 5}, "quick": {"n_seeds": 3, "budget": 8},
           "paper": {"n_seeds": 4, "budget": 8}}
-ALLOWED = {"budget": range(1, 1000)}
+ALLOWED = {"budget": range(1, 1000), "n_seeds": range(1, 101)}
+PUBLISHED = {"scale": "smoke", "budget": 4}
 
 
 def make_grid(params):
     """Two methods x ``n_seeds`` seeds of the toy run."""
     return [toy_config(seed, method=method, budget=params["budget"])
             for method in ("a", "b") for seed in range(params["n_seeds"])]
+
+
+def run(config, iterations=None):
+    """The toy run (the protocol's name for it)."""
+    return toy_run(config)
 
 
 def toy_config(seed, method="a", budget=6):
@@ -36,6 +45,18 @@ def toy_run(config):
     y = np.linalg.solve(gram, rng.standard_normal(budget))
     return {"X": X, "y": y, "best_so_far": np.maximum.accumulate(y), "final": float(y.max()),
             "n_unique": budget, "label": f"method {config['method']}"}
+
+
+def slow_run(config):
+    """The toy run, taking a quarter of a second (for concurrency tests)."""
+    time.sleep(0.25)
+    return toy_run(config)
+
+
+def hanging_run(config):
+    """Never returns (for tests that kill the process running it)."""
+    while True:
+        time.sleep(0.1)
 
 
 def failing_run(config):

@@ -16,15 +16,32 @@ An experiment module defines
     ``{scale: {parameter: default}}`` for ``"smoke"``, ``"quick"`` and ``"paper"``,
     plain literals; the notebook resolves them with
     :func:`common.notebook.resolve_parameters`.
+``PUBLISHED`` : dict
+    The published configuration: ``{"scale": ..., parameter: value, ...}``, what
+    ``python reproduce.py`` regenerates into the tracked outputs.
+``PAPER`` : str
+    The paper key (the registry key).
 ``make_grid(params)`` : function
     The run configurations (list of dicts) of the notebook's experiments for the
-    resolved parameters, so that ``reproduce.py --list`` can estimate their cost.
+    resolved parameters, so that ``reproduce.py --list`` can price them and
+    ``reproduce.py --runs-only`` compute them.
+``run(config, iterations=None)`` : function
+    The module-level run function the notebook hands to
+    :func:`common.runner.run_grid`; ``iterations`` computes a prefix of the run
+    (its first BO iterations), which the spot-check test compares with the
+    stored run.
+``CODE_VERSION`` : int
+    Raised whenever a change alters the numbers of a run (:mod:`common.store`).
 ``ALLOWED`` : dict, optional
-    Passed as ``allowed`` to :func:`~common.notebook.resolve_parameters`.
+    Passed as ``allowed`` to :func:`~common.notebook.resolve_parameters`; give
+    every budget and seed count an upper bound (a ``range``).
+``CELL_FIELDS`` : tuple of str, optional
+    The configuration fields that make runs different cells of the experiments
+    (default ``("experiment", "problem", "method")``); the spot-check test
+    recomputes one run of each cell.
 
-and the module-level run functions the notebook hands to
-:func:`common.runner.run_grid`. The notebook imports the same module, so the
-grid that ``--list`` prices is the grid the notebook runs. To add a notebook,
+The notebook imports the same module, so the grid that ``--list`` prices is the
+grid the notebook runs. To add a notebook,
 add one line to :data:`NOTEBOOKS`, e.g. ``"bo_pp": "common.experiments.bo_pp"``.
 """
 import importlib
@@ -34,7 +51,8 @@ NOTEBOOKS = {
     "bo_pp": "common.experiments.bo_pp",
 }
 
-REQUIRED_ATTRIBUTES = ("NOTEBOOK", "TITLE", "OUTPUTS", "SCALES", "make_grid")
+REQUIRED_ATTRIBUTES = ("NOTEBOOK", "TITLE", "OUTPUTS", "SCALES", "PUBLISHED", "PAPER", "make_grid", "run",
+                       "CODE_VERSION")
 
 
 def load_experiment(key, registry=None):

@@ -20,7 +20,6 @@ from common.acquisitions import thompson_sample
 from common.bo import GPAcquisitionMethod, run_bo
 from common.kernels import Matern
 from common.metrics import simple_regret
-from common.notebook import positive
 from common.optimizers import direct_maximize
 from common.seeding import make_rng
 from common.test_functions import get_test_function, on_unit_cube
@@ -47,9 +46,11 @@ SCALES = {
               "n_init": 5, "n_iterations": 80, "direct_evals_per_dim": 250},
 }
 ALLOWED = {
-    "functions": FUNCTIONS, "acquisitions": ACQUISITIONS, "n_seeds": positive, "n_init": positive,
-    "n_iterations": positive, "direct_evals_per_dim": positive,
+    "functions": FUNCTIONS, "acquisitions": ACQUISITIONS, "n_seeds": range(1, 101), "n_init": range(1, 101),
+    "n_iterations": range(1, 1001), "direct_evals_per_dim": range(1, 100_001),
 }
+# What `python reproduce.py` regenerates and the repository publishes.
+PUBLISHED = {"scale": "quick"}
 
 # beta_t = 0.2 d log(2t) (Kandasamy et al. 2015): the Srinivas et al. schedule is
 # valid for the theory but explores far more than these small budgets allow.
@@ -157,8 +158,12 @@ def make_method(config, bounds):
     return GPAcquisitionMethod(kernel, bounds, acquisition=method, beta=config.get("beta", UCB_BETA), **options)
 
 
-def run(config):
+def run(config, iterations=None):
     """One BO (or random-search) run; per-evaluation traces for the result store.
+
+    ``iterations``, if given, computes only the first ``iterations`` BO
+    iterations: nothing in a run depends on its budget, so every per-evaluation
+    result is then a prefix of the full run's (what the spot-check test uses).
 
     Returns
     -------
@@ -171,7 +176,8 @@ def run(config):
     objective = make_problem(config["problem"])
     repetition = (PAPER, config["experiment"], config["problem"], config["seed"])
     record = run_bo(objective, objective.bounds, make_method(config, objective.bounds),
-                    config["n_init"], config["n_iterations"],
+                    config["n_init"], config["n_iterations"] if iterations is None
+                    else min(iterations, config["n_iterations"]),
                     init_rng=make_rng(*repetition, "initial design"),  # shared by every method of a repetition
                     method_rng=make_rng(*repetition, config["method"], "method"))
     return {"X": record["X"], "y": record["y"], "best_so_far": record["best_so_far"],

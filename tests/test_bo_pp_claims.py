@@ -1,0 +1,219 @@
+"""The bo_pp claims judged on small synthetic tidy tables (never the cache)."""
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats as scipy_stats
+
+from common import claims, stats
+from common.experiments import bo_pp as experiment
+from common.experiments import bo_pp_claims
+
+SEEDS = 20
+PAPER_PARAMS = {**experiment.SCALES["paper"], "scale": "paper"}
+
+
+@pytest.fixture(scope="module")
+def specs():
+    return {spec.id: spec for spec in bo_pp_claims.specs()}
+
+
+def runs(block_name, effect=lambda problem, acquisition, tau0: 0.0, *, horizon=1, final=None):
+    """A tidy table of one block: every cell, 20 seeds, shared baselines per (problem, seed).
+
+    ``effect(problem, acquisition, tau0)`` shifts BO-PP from its BO baseline in
+    the better direction (0: identical to BO, negative: worse); ``final(problem,
+    acquisition, tau0, seed)`` sets a run's value outright. One initial point,
+    ``horizon`` iterations, each run's value constant over its iterations.
+    """
+    block = bo_pp_claims.BLOCKS[block_name]
+    sign = 1 if block.higher_is_better else -1
+    rows = []
+    for problem in block.problems:
+        for acquisition in block.acquisitions:
+            for tau0 in experiment.TAU0S:
+                for seed in range(SEEDS):
+                    shift = effect(problem, acquisition, tau0) if tau0 else 0.0
+                    # Shifts grow with the seed so that the signed ranks are not all tied.
+                    value = 1.0 + 0.1 * seed + sign * shift * (1 + seed / SEEDS)
+                    if final is not None:
+                        value = final(problem, acquisition, tau0, seed)
+                    for evaluation in range(1 + horizon):
+                        rows.append({"experiment": block.experiment, "problem": problem,
+                                     "acquisition": acquisition, "tau0": tau0, "seed": seed,
+                                     "run_key": f"{block_name}-{problem}-{acquisition}-{tau0}-{seed}",
+                                     "eval": evaluation, "iteration": evaluation, block.column: value})
+    return pd.DataFrame(rows)
+
+
+def better_where(condition, size=0.1):
+    return lambda problem, acquisition, tau0: size if condition(problem, acquisition, tau0) else 0.0
+
+
+def verdict(spec, table):
+    return spec.evaluate(table, PAPER_PARAMS).verdict
+
+
+def test_spec_ids_are_unique():
+    ids = [spec.id for spec in bo_pp_claims.specs()]
+    assert len(ids) == len(set(ids))
+
+
+def test_every_judged_empirical_claim_needs_the_paper_scale(specs):
+    assert all(spec.min_scale == "paper" for spec in specs.values()
+               if spec.kind == "empirical" and not spec.not_comparable)
+
+
+def test_lemmas_are_identities_and_verified(specs):
+    assert [(specs[name].kind, verdict(specs[name], None)) for name in ("C1a", "C1b")] == [
+        ("identity", "verified"), ("identity", "verified")]
+
+
+@pytest.mark.parametrize("claim_id, n_cells", [("C4-syn", 4), ("C5-syn", 8), ("C6-syn", 12), ("C7-real", 12),
+                                               ("C10", 10)])
+def test_partly_threshold_of_better_claims_is_beyond_chance(specs, claim_id, n_cells):
+    needed = math.ceil(specs[claim_id].partly_at * n_cells - 1e-9)
+    assert scipy_stats.binom.sf(needed - 1, n_cells, stats.ALPHA / 2) <= stats.ALPHA
+
+
+def test_most_cases_is_reproduced_at_the_papers_own_share(specs):
+    # Table 1: PI-PP's mean is below PI's in 7 of the 12 synthetic cells.
+    assert specs["C6-syn"].reproduced_at == pytest.approx(7 / 12)
+
+
+@pytest.mark.parametrize("effect, expected", [
+    (better_where(lambda problem, acquisition, tau0: True), "reproduced"),
+    (better_where(lambda problem, acquisition, tau0: problem == "Dropwave"), "partly reproduced"),
+    (better_where(lambda problem, acquisition, tau0: False), "not reproduced"),
+])
+def test_pi_pp_better_in_most_synthetic_cells(specs, effect, expected):
+    assert verdict(specs["C6-syn"], runs("synthetic", effect)) == expected
+
+
+def test_pi_pp_better_cells_offset_by_worse_cells_is_not_reproduced(specs):
+    effect = lambda problem, acquisition, tau0: 0.1 if problem in ("Dropwave", "Griewank") else -0.1
+    assert verdict(specs["C6-syn"], runs("synthetic", effect)) == "not reproduced"
+
+
+def test_acquisitions_are_judged_apart(specs):
+    table = runs("synthetic", better_where(lambda problem, acquisition, tau0: acquisition == "EI"))
+    assert (verdict(specs["C7-syn"], table), verdict(specs["C6-syn"], table)) == ("reproduced", "not reproduced")
+
+
+@pytest.mark.parametrize("problems, expected", [
+    (("Dropwave", "Griewank", "Hart6", "Rastrigin"), "reproduced"),
+    (("Dropwave", "Griewank"), "partly reproduced"),
+    (("Dropwave",), "not reproduced"),
+])
+def test_ucb_pp0001_always_better(specs, problems, expected):
+    table = runs("synthetic", better_where(lambda problem, acquisition, tau0: problem in problems))
+    assert verdict(specs["C4-syn"], table) == expected
+
+
+def higher_for_pseudo_points(problem, acquisition, tau0, seed):
+    return 1.0 + 0.1 * seed + (0.05 * (1 + seed / SEEDS) if tau0 else 0.0)
+
+
+def test_real_world_better_means_a_higher_score(specs):
+    assert verdict(specs["C6-real"], runs("real_world", final=higher_for_pseudo_points)) == "reproduced"
+
+
+def test_synthetic_better_means_a_lower_regret(specs):
+    check = specs["C6-syn"].evaluate(runs("synthetic", final=higher_for_pseudo_points), PAPER_PARAMS)
+    assert check.ours == {"better": 0, "worse": 12, "cells": 12}
+
+
+def test_reason_gives_wins_ties_and_losses_per_cell(specs):
+    check = specs["C4-syn"].evaluate(runs("synthetic"), PAPER_PARAMS)
+    assert "Dropwave UCB-PP0001 0W/20T/0L p=1" in check.reason
+
+
+@pytest.mark.parametrize("effect, expected", [
+    (better_where(lambda problem, acquisition, tau0: False), "reproduced"),
+    (better_where(lambda problem, acquisition, tau0: problem == "Dropwave", size=-0.1), "partly reproduced"),
+    (better_where(lambda problem, acquisition, tau0: True, size=-0.1), "not reproduced"),
+])
+def test_pi_pp_no_worse_in_the_bold_synthetic_cells(specs, effect, expected):
+    assert verdict(specs["C8-PI-syn"], runs("synthetic", effect)) == expected
+
+
+def test_no_worse_ignores_cells_the_paper_does_not_mark_bold(specs):
+    # UCB-PP01 and UCB-PP001 are not bold on Hart6 and Rastrigin in Table 1.
+    table = runs("synthetic", lambda problem, acquisition, tau0: -0.1 if problem in ("Hart6", "Rastrigin")
+                 and tau0 in (0.01, 0.001) else 0.0)
+    assert verdict(specs["C8-UCB-syn"], table) == "reproduced"
+
+
+@pytest.mark.parametrize("problems, expected", [
+    (("Dropwave", "Griewank", "Hart6", "Rastrigin"), "reproduced"),
+    (("Dropwave", "Griewank"), "partly reproduced"),
+    (("Dropwave",), "not reproduced"),
+])
+def test_some_pi_pp_curve_almost_always_better(specs, problems, expected):
+    table = runs("synthetic", better_where(lambda problem, acquisition, tau0: problem in problems
+                                           and tau0 == 0.01), horizon=12)
+    assert verdict(specs["C9-fig4"], table) == expected
+
+
+def test_figure_7_leaves_out_the_papers_exception(specs):
+    exception = lambda problem, acquisition, tau0: -0.1 if problem == "SVM_digits" and tau0 != 0.0001 else 0.1
+    assert verdict(specs["C10"], runs("isotropic", exception)) == "reproduced"
+
+
+@pytest.mark.parametrize("offset, expected", [(0.0, "reproduced"), (10.0, "not reproduced")])
+def test_baselines_close_to_table_1(specs, offset, expected):
+    numbers = claims.load_paper_numbers("bo_pp")
+    means = {(problem, method): value for problem, method, value in
+             zip(numbers["problem"], numbers["method"], numbers["value"])}
+    table = runs("synthetic", final=lambda problem, acquisition, tau0, seed: means[
+        problem, experiment.method_label(acquisition, tau0)] + offset)
+    assert verdict(specs["C2"], table) == expected
+
+
+@pytest.mark.parametrize("at_zero, expected", [
+    (lambda problem, seed: True, "reproduced"),
+    (lambda problem, seed: problem == "Griewank", "partly reproduced"),
+    (lambda problem, seed: seed < 10, "not reproduced"),
+])
+def test_pi_reaches_exactly_zero_regret(specs, at_zero, expected):
+    table = runs("synthetic", final=lambda problem, acquisition, tau0, seed: 0.0 if at_zero(problem, seed) else 0.5)
+    assert verdict(specs["C3"], table) == expected
+
+
+def test_real_world_absolute_values_are_not_comparable_but_shown(specs):
+    check = specs["C12"].evaluate(runs("real_world"), PAPER_PARAMS)
+    assert check.verdict == "not comparable" and set(check.ours) == set(experiment.REAL_WORLD)
+
+
+def test_a_block_without_runs_is_not_run_at_this_scale(specs):
+    assert verdict(specs["C6-real"], runs("synthetic")) == "not run at this scale"
+
+
+def test_what_ran_keeps_a_reduced_block_below_the_paper_scale():
+    ran = bo_pp_claims.what_ran({**PAPER_PARAMS, "real_world_seeds": 2, "real_world_T": 20})
+    assert (ran["synthetic"].scale, ran["real_world"]) == ("paper", claims.Ran("quick", "2 seeds, T = 20"))
+
+
+def test_what_ran_names_the_problems_left_out():
+    ran = bo_pp_claims.what_ran({**PAPER_PARAMS, "synthetic_functions": ["Dropwave"]})
+    assert ran["synthetic"] == claims.Ran("quick", "20 seeds, T = 100, problems Dropwave only")
+
+
+def test_judge_below_paper_scale_states_what_ran():
+    params = {**PAPER_PARAMS, "n_seeds": 3, "T": 15}
+    table = claims.judge([spec for spec in bo_pp_claims.specs() if spec.id == "C6-syn"],
+                         runs("synthetic"), params, ran=bo_pp_claims.what_ran(params))
+    assert table.loc[0, "verdict"] == "not run at this scale" and "ran 3 seeds, T = 15" in table.loc[0, "reason"]
+
+
+def test_judge_table_counts_the_lemmas_as_identities():
+    table = bo_pp_claims.judge(pd.concat([runs("synthetic"), runs("real_world"), runs("isotropic")]), PAPER_PARAMS)
+    counts = claims.verdict_counts(table)
+    assert (counts["verified"], sum(counts[name] for name in claims.VERDICTS)) == (2, len(table) - 2)
+
+
+def test_final_values_take_the_last_evaluation_of_each_run():
+    table = runs("synthetic", horizon=3)
+    table.loc[table["eval"] == 3, "regret"] = -1.0
+    assert np.all(bo_pp_claims.final_values(table, "synthetic")["value"] == -1.0)
