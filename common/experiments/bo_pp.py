@@ -16,7 +16,9 @@ points every iteration, and the acquisition maximized by DIRECT on [-1, 1]^d:
 Each (problem, acquisition, tau0, seed) is one run; tau0 = 0 is plain BO.
 """
 import numpy as np
+import pandas as pd
 
+from common import claims, stats
 from common.bo import run_bo
 from common.kernels import SquaredExponential
 from common.methods.bo_pp import PseudoPointBO
@@ -39,6 +41,17 @@ SYNTHETIC = {
     "Rastrigin": lambda: Rastrigin(2),
 }
 REAL_WORLD = ("SVM_digits", "NN_digits", "NN_cancer", "NN_housing")
+# The functions whose optimum sits at the exact centre of their usual box, which is DIRECT's first sample and,
+# with raw y, where the zero prior mean equals the optimum value of Griewank and Rastrigin. The shifted-box
+# ablation moves their box by BOX_SHIFT (per dimension, as a fraction of its width) so that the optimum is
+# off-centre but inside. Drawn once, before any run: numpy.random.default_rng(20261122), a random sign times
+# a magnitude uniform in [0.1, 0.3], rounded to 3 digits.
+CENTRED_OPTIMUM = {
+    "Dropwave": lambda bounds: DropWave(bounds),
+    "Griewank": lambda bounds: Griewank(2, bounds),
+    "Rastrigin": lambda bounds: Rastrigin(2, bounds),
+}
+BOX_SHIFT = (-0.223, -0.297)
 ACQUISITIONS = ("UCB", "PI", "EI")
 TAU0S = (0.0, 0.01, 0.001, 0.0001)
 
@@ -47,22 +60,25 @@ _FULL = dict(
     acquisitions=list(ACQUISITIONS), tau0s=list(TAU0S),
     n_seeds=20, T=100, real_world_seeds=20, real_world_T=100, isotropic_seeds=20, ablation_seeds=20,
     n_init=5, direct_evals_per_dim=500, y_transform="none", mle_restarts=1,
-    pseudo_point_mode="box",
+    pseudo_point_mode="box", direct_ablation_seeds=20, direct_ablation_budgets=[100, 2000], shift_ablation_seeds=20,
 )
 SCALES = {
     "smoke": {**_FULL, "synthetic_functions": ["Dropwave"], "real_world_problems": ["SVM_digits"],
               "acquisitions": ["UCB", "PI"], "tau0s": [0.0, 0.01], "n_seeds": 1, "T": 3,
               "real_world_seeds": 1, "real_world_T": 2, "isotropic_seeds": 1, "ablation_seeds": 1,
-              "direct_evals_per_dim": 50},
+              "direct_evals_per_dim": 50, "direct_ablation_seeds": 1, "direct_ablation_budgets": [25],
+              "shift_ablation_seeds": 1},
     "quick": {**_FULL, "synthetic_functions": ["Dropwave", "Griewank"], "real_world_problems": ["SVM_digits"],
               "tau0s": [0.0, 0.01], "n_seeds": 3, "T": 15, "real_world_seeds": 2, "real_world_T": 8,
-              "isotropic_seeds": 2, "ablation_seeds": 3, "direct_evals_per_dim": 75, "mle_restarts": 0},
+              "isotropic_seeds": 2, "ablation_seeds": 3, "direct_evals_per_dim": 75, "mle_restarts": 0,
+              "direct_ablation_seeds": 3, "direct_ablation_budgets": [25, 300], "shift_ablation_seeds": 3},
     "paper": _FULL,
 }
 # What `python reproduce.py` regenerates and the repository publishes (figures/bo_pp, the notebook's
 # outputs, the verdicts): the real-world and isotropic blocks at 2 seeds and T = 20 until their
 # paper-scale grid (20 seeds, T = 100) is cached.
-PUBLISHED = {"scale": "paper", "real_world_seeds": 2, "real_world_T": 20, "isotropic_seeds": 2}
+PUBLISHED = {"scale": "paper", "real_world_seeds": 2, "real_world_T": 20, "isotropic_seeds": 2,
+             "direct_ablation_seeds": 0, "shift_ablation_seeds": 0}
 # The fields that make a run a different cell of the experiments (the spot-check recomputes one run of each).
 CELL_FIELDS = ("experiment", "problem", "acquisition", "tau0", "kernel")
 
@@ -79,7 +95,8 @@ ALLOWED = {
     "isotropic_seeds": range(1, 101), "ablation_seeds": range(0, 101), "n_init": range(1, 101),
     "direct_evals_per_dim": range(1, 100_001),
     "y_transform": ["none", "standardize"], "mle_restarts": range(0, 11),
-    "pseudo_point_mode": ["box", "corner"],
+    "pseudo_point_mode": ["box", "corner"], "direct_ablation_seeds": range(0, 101),
+    "direct_ablation_budgets": range(1, 100_001), "shift_ablation_seeds": range(0, 101),
 }
 
 
@@ -113,6 +130,16 @@ def make_grid(params):
         for acquisition in params["acquisitions"]:
             grid += [{**_config(params, "y_ablation", problem, acquisition, 0.0, seed, params["T"], "ard"),
                       "y_transform": other_scaling} for seed in range(params["ablation_seeds"])]
+    for problem in params["synthetic_functions"]:
+        for acquisition in params["acquisitions"]:
+            grid += [{**_config(params, "direct_ablation", problem, acquisition, 0.0, seed, params["T"], "ard"),
+                      "direct_evals_per_dim": budget}
+                     for budget in params["direct_ablation_budgets"] for seed in range(params["direct_ablation_seeds"])]
+    for problem in [name for name in params["synthetic_functions"] if name in CENTRED_OPTIMUM]:
+        for acquisition in params["acquisitions"]:
+            for tau0 in params["tau0s"]:
+                grid += [{**_config(params, "shifted_box", problem, acquisition, tau0, seed, params["T"], "ard"),
+                          "box_shift": list(BOX_SHIFT)} for seed in range(params["shift_ablation_seeds"])]
     for problem in params["real_world_problems"]:
         for acquisition in params["acquisitions"]:
             for tau0 in params["tau0s"]:
@@ -139,8 +166,11 @@ class _OnSymmetricBox:
 
 
 def make_problem(config):
-    """The objective on [-1, 1]^d for a run configuration."""
+    """The objective on [-1, 1]^d for a run configuration (on a shifted box if it has ``box_shift``)."""
     name = config["problem"]
+    if name in SYNTHETIC and config.get("box_shift"):
+        usual = SYNTHETIC[name]().bounds
+        return ScaledFunction(CENTRED_OPTIMUM[name](usual + np.multiply(config["box_shift"], np.ptp(usual, axis=1))[:, None]))
     if name in SYNTHETIC:
         return ScaledFunction(SYNTHETIC[name]())
     return _OnSymmetricBox(get_tuning_problem(name, split_seed=config["seed"], model_seed=config["seed"]))
@@ -197,3 +227,77 @@ def run(config, iterations=None):
     if objective.optimal_value is not None:
         result["regret"] = simple_regret(record["f"], objective.optimal_value)
     return result
+
+
+# --------------------------------------------------------------------------- the ablations' tables
+def final_runs(table):
+    """One row per run: its configuration and final values, with ``method`` and ``value`` (S_T, or best f)."""
+    finals = table.loc[table.groupby("run_key")["eval"].idxmax()].copy()
+    finals["method"] = [method_label(a, t) for a, t in zip(finals["acquisition"], finals["tau0"])]
+    value = finals["regret"] if "regret" in finals else finals["best_so_far"]
+    finals["value"] = value.where(value.notna(), finals["best_so_far"])
+    return finals
+
+
+def _paired_cell(ours, baseline, higher_is_better=False):
+    seeds = ours.index.intersection(baseline.index)
+    comparison = stats.paired_comparison(ours[seeds].to_numpy(), baseline[seeds].to_numpy(),
+                                         higher_is_better=higher_is_better)
+    return {"W/T/L": f"{comparison.wins}/{comparison.ties}/{comparison.losses}", "p": comparison.p_value,
+            "outcome": comparison.outcome}
+
+
+def direct_budget_table(finals, paper_numbers, main_budget):
+    """Plain BO's final S_T at each DIRECT budget, per (function, acquisition), beside the paper's mean.
+
+    The ``main_budget`` column (evaluations per dimension) is the main synthetic
+    block on the ablation's seeds; the largest budget is compared with it seed
+    by seed.
+    """
+    ablation = finals[finals["experiment"] == "direct_ablation"]
+    if ablation.empty:
+        return None
+    seeds = sorted(set(ablation["seed"]))
+    main = finals[(finals["experiment"] == "synthetic") & (finals["tau0"] == 0) & finals["seed"].isin(seeds)]
+    both = pd.concat([main, ablation])
+    largest = max(ablation["direct_evals_per_dim"])
+    rows = []
+    for (problem, acquisition), cell in both.groupby(["problem", "acquisition"], sort=False):
+        by_budget = {budget: runs.set_index("seed")["value"] for budget, runs in cell.groupby("direct_evals_per_dim")}
+        row = {"function": problem, "acquisition": acquisition}
+        row.update({f"S_T at {budget}·d": values.mean() for budget, values in sorted(by_budget.items())})
+        row["paper"] = claims.paper_number(paper_numbers, "table1", problem=problem, method=acquisition).value
+        if largest in by_budget and main_budget in by_budget:
+            row.update({f"{largest}·d vs {main_budget}·d {name}": value
+                        for name, value in _paired_cell(by_budget[largest], by_budget[main_budget]).items()})
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def shifted_box_table(finals):
+    """BO and BO-PP on the usual and on the shifted box, per (function, method), same seeds.
+
+    Columns: mean final S_T and the number of runs at exactly zero regret on
+    each box, and on the shifted box each BO-PP variant against its BO
+    baseline seed by seed.
+    """
+    shifted = finals[finals["experiment"] == "shifted_box"]
+    if shifted.empty:
+        return None
+    seeds = sorted(set(shifted["seed"]))
+    usual = finals[(finals["experiment"] == "synthetic") & finals["seed"].isin(seeds)
+                   & finals["problem"].isin(set(shifted["problem"]))]
+    rows = []
+    for (problem, acquisition, tau0), cell in shifted.groupby(["problem", "acquisition", "tau0"], sort=False):
+        on_usual = usual[(usual["problem"] == problem) & (usual["acquisition"] == acquisition)
+                         & (usual["tau0"] == tau0)]["value"]
+        row = {"function": problem, "method": method_label(acquisition, tau0),
+               "S_T usual box": on_usual.mean(), "zeros usual": int((on_usual <= 0).sum()),
+               "S_T shifted box": cell["value"].mean(), "zeros shifted": int((cell["value"] <= 0).sum())}
+        if tau0 != 0:
+            baseline = shifted[(shifted["problem"] == problem) & (shifted["acquisition"] == acquisition)
+                               & (shifted["tau0"] == 0)].set_index("seed")["value"]
+            row.update({f"PP vs BO (shifted) {name}": value
+                        for name, value in _paired_cell(cell.set_index("seed")["value"], baseline).items()})
+        rows.append(row)
+    return pd.DataFrame(rows)
