@@ -51,9 +51,10 @@ _counts = {"loaded": 0, "computed": 0, "corrupt": [], "stale": []}
 # Fields that still describe the cost of a run when the exact settings were never
 # recorded, from the finest to the coarsest (used by estimate_cost).
 # A budget field ("T") is kept where configurations have one, since it scales the cost.
+# The last two ignore the experiment, so that a new experiment on known problems (an ablation) is priced too.
 _COARSER_MATCHES = (("paper", "experiment", "problem", "method"), ("paper", "experiment", "problem", "T"),
                     ("paper", "experiment", "method"), ("paper", "experiment", "problem"),
-                    ("paper", "experiment"))
+                    ("paper", "experiment"), ("paper", "problem", "T"), ("paper", "problem"))
 
 
 class RunFailedError(RuntimeError):
@@ -303,8 +304,11 @@ def _progress_bar(n_missing, n_cached, paper_keys, enabled):
                 disable=not enabled, postfix={"cached": n_cached}, smoothing=0.1)
 
 
-def _cpu_postfix(done, left):
-    return {"CPU done": format_seconds(done), "left": "?" if left is None else f"~{format_seconds(left)}"}
+def _cpu_postfix(done, estimates):
+    known = [seconds for seconds in estimates.values() if seconds is not None]
+    unknown = len(estimates) - len(known)
+    left = f"~{format_seconds(sum(known))}" + (f" + {unknown} runs unpriced" if unknown else "")
+    return {"CPU done": format_seconds(done), "left": left}
 
 
 def run_grid(configs, run_fn, *, n_jobs=None, dask_address=None, progress=True, recompute=False):
@@ -384,8 +388,7 @@ def run_grid(configs, run_fn, *, n_jobs=None, dask_address=None, progress=True, 
                         _counts["computed"] += 1
                         cpu_done += outcome.cpu_seconds
                         estimates.pop(key, None)
-                        left = None if None in estimates.values() else sum(estimates.values())
-                        bar.set_postfix(_cpu_postfix(cpu_done, left), refresh=False)
+                        bar.set_postfix(_cpu_postfix(cpu_done, estimates), refresh=False)
                         bar.update()
                 finally:
                     outcomes.close()
@@ -476,7 +479,8 @@ def estimate_cost(configs, paper_key=None):
     runs with the same configuration except the seed; if there are none, of the
     runs of the same experiment, problem and method, then experiment, problem and
     budget ``T``, then experiment and method, then experiment and problem, then
-    experiment. Runs without any such match are counted as unestimated. The
+    experiment, then (any experiment) problem and ``T``, then problem. Runs
+    without any such match are counted as unestimated. The
     coarse matches can be far off when budgets differ; the estimate says how
     many runs each kind of match priced.
 
