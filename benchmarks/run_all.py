@@ -11,7 +11,7 @@ the timings are single-threaded and a second process would slow the first.
 import runpy
 from pathlib import Path
 
-BENCHMARKS = ("bench_gp.py", "bench_direct.py")
+BENCHMARKS = ("bench_gp.py", "bench_direct.py", "bench_bo_loop.py")
 
 
 def main():
