@@ -355,3 +355,15 @@ def _running(process):
         return process.status() != psutil.STATUS_ZOMBIE
     except psutil.NoSuchProcess:
         return False
+
+
+def test_corrupt_and_stale_cached_runs_are_named_in_the_console_report(reproduce, toy_project, monkeypatch,
+                                                                        capsys):
+    toy_project()
+    reproduce.main(["toy"], registry=TOY_REGISTRY)
+    runs = store.scan("toy")
+    runs[0].path.write_bytes(runs[0].path.read_bytes()[:100])
+    capsys.readouterr()
+    assert reproduce.main(["toy"], registry=TOY_REGISTRY) == 0
+    report = capsys.readouterr().out
+    assert "1 corrupt cached file(s) recomputed" in report and runs[0].key in report
