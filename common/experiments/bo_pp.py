@@ -239,6 +239,13 @@ def final_runs(table):
     return finals
 
 
+def _in_paper_order(table):
+    """Rows sorted as Table 1: functions, then acquisitions UCB, PI, EI, then tau0 0, 0.01, 0.001, 0.0001."""
+    rank = {**{name: i for i, name in enumerate(SYNTHETIC)}, **{name: i for i, name in enumerate(ACQUISITIONS)},
+            **{tau0: i for i, tau0 in enumerate(TAU0S)}}
+    return table.sort_values(["problem", "acquisition", "tau0"], key=lambda column: column.map(rank), kind="stable")
+
+
 def _paired_cell(ours, baseline, higher_is_better=False):
     seeds = ours.index.intersection(baseline.index)
     comparison = stats.paired_comparison(ours[seeds].to_numpy(), baseline[seeds].to_numpy(),
@@ -259,7 +266,7 @@ def direct_budget_table(finals, paper_numbers, main_budget):
         return None
     seeds = sorted(set(ablation["seed"]))
     main = finals[(finals["experiment"] == "synthetic") & (finals["tau0"] == 0) & finals["seed"].isin(seeds)]
-    both = pd.concat([main, ablation])
+    both = _in_paper_order(pd.concat([main, ablation]))
     largest = max(ablation["direct_evals_per_dim"])
     rows = []
     for (problem, acquisition), cell in both.groupby(["problem", "acquisition"], sort=False):
@@ -281,7 +288,7 @@ def shifted_box_table(finals):
     each box, and on the shifted box each BO-PP variant against its BO
     baseline seed by seed.
     """
-    shifted = finals[finals["experiment"] == "shifted_box"]
+    shifted = _in_paper_order(finals[finals["experiment"] == "shifted_box"])
     if shifted.empty:
         return None
     seeds = sorted(set(shifted["seed"]))
