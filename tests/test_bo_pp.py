@@ -1,7 +1,9 @@
 """BO-PP: the paper's identities (Lemmas 2 and 4) and the pseudo-point schedule (§5)."""
 import numpy as np
+import pandas as pd
 import pytest
 
+from common import claims
 from common.experiments import bo_pp as experiment
 from common.gp import GaussianProcess
 from common.kernels import SquaredExponential
@@ -117,3 +119,37 @@ def test_runs_share_initial_points_and_repeat_bit_for_bit():
     np.testing.assert_array_equal(pseudo["X"], again["X"])
     assert np.all(np.diff(pseudo["regret"]) <= 0) and pseudo["regret"].min() >= -1e-9
     assert np.all(pseudo["n_pseudo"][5:] == np.arange(5, 8))
+
+
+@pytest.mark.parametrize("name", list(experiment.CENTRED_OPTIMUM))
+def test_the_shifted_box_keeps_the_optimum_inside_and_moves_it_off_the_centre(name):
+    shifted = experiment.make_problem({"problem": name, "seed": 0, "box_shift": list(experiment.BOX_SHIFT)})
+    usual = experiment.make_problem({"problem": name, "seed": 0})
+    optimizer = shifted.optimizers[0]
+    assert np.all(np.abs(optimizer) < 1) and np.min(np.abs(optimizer)) > 0.1
+    assert shifted(optimizer[None, :])[0] == pytest.approx(shifted.optimal_value, abs=1e-12)
+    assert usual(np.zeros((1, 2)))[0] == pytest.approx(usual.optimal_value, abs=1e-12)
+    assert shifted(np.zeros((1, 2)))[0] < shifted.optimal_value - 1e-3
+
+
+def _finals(rows):
+    return pd.DataFrame(rows, columns=["experiment", "problem", "acquisition", "tau0", "seed",
+                                       "direct_evals_per_dim", "value"])
+
+
+def test_direct_budget_table_pairs_each_budget_with_the_main_block_by_seed():
+    rows = [("synthetic", "Dropwave", "UCB", 0.0, seed, 500, 1.0 + seed) for seed in range(6)]
+    rows += [("direct_ablation", "Dropwave", "UCB", 0.0, seed, 2000, 0.5 + seed) for seed in range(6)]
+    table = experiment.direct_budget_table(_finals(rows), claims.load_paper_numbers("bo_pp"), 500)
+    row = table.iloc[0]
+    assert (row["S_T at 500·d"], row["S_T at 2000·d"]) == (3.5, 3.0)
+    assert row["2000·d vs 500·d W/T/L"] == "6/0/0"  # lower regret at every seed
+
+
+def test_shifted_box_table_counts_exact_zeros_and_compares_pp_with_bo_by_seed():
+    rows = [("synthetic", "Griewank", "UCB", tau0, seed, 500, 0.0) for tau0 in (0.0, 0.01) for seed in range(5)]
+    rows += [("shifted_box", "Griewank", "UCB", 0.0, seed, 500, 1.0) for seed in range(5)]
+    rows += [("shifted_box", "Griewank", "UCB", 0.01, seed, 500, 2.0) for seed in range(5)]
+    table = experiment.shifted_box_table(_finals(rows)).set_index("method")
+    assert (table.loc["UCB", "zeros usual"], table.loc["UCB", "zeros shifted"]) == (5, 0)
+    assert table.loc["UCB-PP01", "PP vs BO (shifted) W/T/L"] == "0/0/5"
