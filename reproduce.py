@@ -49,7 +49,7 @@ from pathlib import Path  # noqa: E402
 
 from common import paths  # noqa: E402
 from common.experiments import NOTEBOOKS, load_experiment  # noqa: E402
-from common.notebook import BACKEND_PARAMETERS, PUBLISHED_NAME, SCALES  # noqa: E402
+from common.notebook import PUBLISHED_NAME, SCALES  # noqa: E402
 
 BACKEND_FLAGS = {"scale": "--scale", "n_jobs": "--jobs", "dask_address": "--dask"}
 # Notebook and cell metadata papermill and nbclient write that change with every execution.
@@ -365,7 +365,8 @@ def _report_line(report):
         line += f"   runs {execution['loaded']} loaded, {execution['computed']} computed{_replaced(execution)}"
     if report["error"] is None and report.get("name") != PUBLISHED_NAME and "destination" in report:
         shown = report["destination"]
-        line += f"\n{'':<20} written to {shown.relative_to(paths.repo_root()) if shown.is_relative_to(paths.repo_root()) else shown}"
+        shown = shown.relative_to(paths.repo_root()) if shown.is_relative_to(paths.repo_root()) else shown
+        line += f"\n{'':<20} written to {shown}"
     if report["error"]:
         line += f"\n{'':<20} {report['error']}"
     return line

@@ -73,7 +73,8 @@ def _checked_type(name, value, default):
         return float(value)
     if isinstance(default, (list, tuple)):
         if not value:
-            raise ValueError(f"parameter {name!r} must be a non-empty list (like its default {default!r}); got {value!r}")
+            raise ValueError(f"parameter {name!r} must be a non-empty list (like its default {default!r}); "
+                             f"got {value!r}")
         if default:
             element_description, element_accepts = _kind(default[0])
             wrong = [item for item in value if not element_accepts(item)]

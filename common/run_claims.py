@@ -20,7 +20,6 @@ import os
 import socket
 import threading
 import time
-from pathlib import Path
 
 from common import store
 
@@ -120,7 +119,3 @@ class RunClaims:
                 except FileNotFoundError:
                     pass
 
-
-def claimed_by_others(configs):
-    """The configurations whose runs another live process is computing now."""
-    return [config for config in configs if Path(lock_path(config)).exists() and not is_expired(lock_path(config))]
