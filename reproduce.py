@@ -50,6 +50,7 @@ from pathlib import Path  # noqa: E402
 from common import paths  # noqa: E402
 from common.experiments import NOTEBOOKS, load_experiment  # noqa: E402
 from common.notebook import PUBLISHED_NAME, SCALES  # noqa: E402
+from common.run_claims import process_alive  # noqa: E402
 
 BACKEND_FLAGS = {"scale": "--scale", "n_jobs": "--jobs", "dask_address": "--dask"}
 # Notebook and cell metadata papermill and nbclient write that change with every execution.
@@ -245,7 +246,6 @@ def _swap_in(staged_notebook, staged_figures, notebook_path, figures_path, stagi
         if staged_figures.exists():
             staged_figures.rename(figures_path)
         staged_notebook.replace(notebook_path)
-        _write_journal(staging, "swapped")
 
 
 def _write_journal(staging, state, **details):
@@ -261,7 +261,7 @@ def recover_interrupted_swaps():
         except (OSError, ValueError):
             journal = {}
         pid = journal.get("pid")
-        if pid and pid != os.getpid() and _alive(pid):
+        if pid and pid != os.getpid() and process_alive(pid):
             continue  # another reproduce.py is executing
         previous, destination = staging / "previous-figures", journal.get("figures")
         staged_notebook = staging / journal.get("notebook", "-")
@@ -274,16 +274,6 @@ def recover_interrupted_swaps():
         shutil.rmtree(staging, ignore_errors=True)
     if root.exists() and not any(root.iterdir()):
         root.rmdir()
-
-
-def _alive(pid):
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def run_notebook(plan, n_jobs, dask_address):
@@ -359,8 +349,8 @@ def _report_line(report):
     line = f"{report['key']:<20} {status:<7} {report.get('seconds', 0.0):7.1f} s   {report.get('name', '')}"
     summary, execution = report.get("summary"), report.get("execution")
     if report["error"] is None and summary:
-        counts = {verdict: count for verdict, count in summary["verdicts"].items()}
-        line += f" (scale {summary['scale']})   figures {len(summary['figures'])}   {format_counts(counts)}"
+        line += (f" (scale {summary['scale']})   figures {len(summary['figures'])}   "
+                 f"{format_counts(summary['verdicts'])}")
     if report["error"] is None and execution:
         line += f"   runs {execution['loaded']} loaded, {execution['computed']} computed{_replaced(execution)}"
     if report["error"] is None and report.get("name") != PUBLISHED_NAME and "destination" in report:

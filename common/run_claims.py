@@ -33,7 +33,8 @@ def lock_path(config):
     return result.with_name(f".{result.stem}.lock")
 
 
-def _alive(pid):
+def process_alive(pid):
+    """Whether a process with this pid exists on this host."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -54,7 +55,7 @@ def is_expired(path, now=None):
         holder = {}
     if age > EXPIRES_AFTER_SECONDS:
         return True
-    return holder.get("host") == socket.gethostname() and not _alive(int(holder.get("pid", 0)) or -1)
+    return holder.get("host") == socket.gethostname() and not process_alive(int(holder.get("pid", 0)) or -1)
 
 
 class RunClaims:

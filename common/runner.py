@@ -94,16 +94,11 @@ def _backend_from_environment():
 def check_backend(n_jobs=None, dask_address=None):
     """Validate the backend arguments of :func:`run_grid`; return the number of local workers.
 
-    With neither given, the environment variables ``BO_JOBS`` (local processes)
-    or ``BO_DASK`` (a scheduler address) set them, as ``reproduce.py`` does.
-
     Returns
     -------
     int or None
         The number of local processes, or None when a Dask cluster computes.
     """
-    if n_jobs is None and dask_address is None:
-        n_jobs, dask_address = _backend_from_environment()
     if dask_address is not None:
         if not isinstance(dask_address, str) or not dask_address.strip():
             raise ValueError(f"dask_address must be a scheduler address such as 'tcp://10.0.0.5:8786'; "
@@ -120,6 +115,7 @@ def check_backend(n_jobs=None, dask_address=None):
 
 
 def _backend(n_jobs, dask_address):
+    """The backend arguments of :func:`run_grid`: as given, else ``$BO_JOBS`` or ``$BO_DASK`` (set by reproduce.py)."""
     if n_jobs is None and dask_address is None:
         return _backend_from_environment()
     return n_jobs, dask_address
@@ -497,10 +493,10 @@ def estimate_cost(configs, paper_key=None):
     CostEstimate
     """
     unique = _unique_configs(configs)
-    papers = [paper_key] if paper_key is not None else None
-    cached_keys = {run.key for paper in (papers or _papers(unique)) for run in store.scan(paper)}
+    recorded = _recorded_runs([paper_key] if paper_key is not None else _papers(unique))
+    cached_keys = {run.key for run in recorded}
     missing = {key: config for key, config in unique.items() if key not in cached_keys}
-    estimates = _estimates(missing, papers)
+    estimates = _estimates(missing, recorded)
     basis = defaultdict(int)
     for estimate in estimates.values():
         if estimate is not None:
@@ -514,13 +510,16 @@ def _papers(configs_by_key):
     return sorted({config["paper"] for config in configs_by_key.values()})
 
 
-def _estimates(configs_by_key, papers=None):
+def _recorded_runs(papers):
+    return [run for paper in papers for run in store.scan(paper)]
+
+
+def _estimates(configs_by_key, recorded):
     """``{key: (CPU seconds, kind of match) or None}`` for runs, from the recorded runs (see estimate_cost)."""
     times = defaultdict(list)
-    for paper in papers or _papers(configs_by_key):
-        for run in store.scan(paper):
-            for _, match in _match_keys(run.config):
-                times[match].append(run.cost_seconds)
+    for run in recorded:
+        for _, match in _match_keys(run.config):
+            times[match].append(run.cost_seconds)
     estimates = {}
     for key, config in configs_by_key.items():
         estimates[key] = next(((float(np.mean(times[match])), kind) for kind, match in _match_keys(config)
@@ -530,4 +529,5 @@ def _estimates(configs_by_key, papers=None):
 
 def _estimates_by_key(configs_by_key):
     """``{key: CPU seconds or None}``: the estimated cost of each run, for the progress bar."""
-    return {key: None if estimate is None else estimate[0] for key, estimate in _estimates(configs_by_key).items()}
+    estimates = _estimates(configs_by_key, _recorded_runs(_papers(configs_by_key)))
+    return {key: None if estimate is None else estimate[0] for key, estimate in estimates.items()}
