@@ -211,7 +211,11 @@ def _destinations(plan):
 
 
 def _scrub(notebook_path):
-    """Remove what changes with every execution: timestamps, durations, paths, the injected cell's random id."""
+    """Remove what changes with every execution: timestamps, durations, paths, the injected cell's random id.
+
+    Adjacent outputs to the same stream are merged: the kernel splits one ``print``
+    into several messages or not depending on when it flushes.
+    """
     import nbformat
 
     notebook = nbformat.read(notebook_path, as_version=4)
@@ -222,7 +226,21 @@ def _scrub(notebook_path):
             cell.metadata.pop(name, None)
         if "injected-parameters" in cell.metadata.get("tags", []):
             cell.id = "injected-parameters"  # papermill draws a random id for the cell it inserts
+        if cell.cell_type == "code":
+            cell.outputs = _merged_streams(cell.outputs)
     nbformat.write(notebook, notebook_path)
+
+
+def _merged_streams(outputs):
+    merged = []
+    for output in outputs:
+        previous = merged[-1] if merged else None
+        if (output.output_type == "stream" and previous is not None and previous.output_type == "stream"
+                and previous.name == output.name):
+            previous.text += output.text
+        else:
+            merged.append(output)
+    return merged
 
 
 @contextmanager

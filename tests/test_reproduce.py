@@ -367,3 +367,14 @@ def test_corrupt_and_stale_cached_runs_are_named_in_the_console_report(reproduce
     assert reproduce.main(["toy"], registry=TOY_REGISTRY) == 0
     report = capsys.readouterr().out
     assert "1 corrupt cached file(s) recomputed" in report and runs[0].key in report
+
+
+def test_a_print_split_into_several_stream_messages_is_stored_as_one(reproduce, tmp_path):
+    path = _notebook(tmp_path / "split.ipynb", "x = 1")
+    notebook = nbformat.read(path, as_version=4)
+    notebook.cells[0].outputs = [nbformat.v4.new_output("stream", name="stdout", text="a line"),
+                                 nbformat.v4.new_output("stream", name="stdout", text="\n")]
+    nbformat.write(notebook, path)
+    reproduce._scrub(path)
+    outputs = nbformat.read(path, as_version=4).cells[0].outputs
+    assert [(output.name, output.text) for output in outputs] == [("stdout", "a line\n")]
