@@ -157,8 +157,9 @@ def beta_finite(t, n_arms, delta=0.5):
     return 2.0 * np.log(n_arms * t**2 * np.pi**2 / (6.0 * delta))
 
 
-def beta_constant(t, value):
-    """A constant beta_t = value (e.g. sqrt(beta) = 2 gives value = 4)."""
+def beta_constant(t, dim, value):
+    """A constant beta_t = value (e.g. sqrt(beta) = 2 gives value = 4), whatever t and d."""
+    _check_step(t)
     return float(value)
 
 

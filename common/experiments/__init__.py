@@ -49,6 +49,7 @@ import importlib
 NOTEBOOKS = {
     "bo_basics": "common.experiments.bo_basics",
     "bo_pp": "common.experiments.bo_pp",
+    "random_exploration": "common.experiments.random_exploration",
 }
 
 REQUIRED_ATTRIBUTES = ("NOTEBOOK", "TITLE", "OUTPUTS", "SCALES", "PUBLISHED", "PAPER", "make_grid", "run",

@@ -1,9 +1,11 @@
-"""Real-world objectives (hyperparameter tuning on data sets) with the test-function interface.
+"""Real-world objectives (hyperparameter tuning on data sets, simulators) with the test-function interface.
 
 Each problem has ``name``, ``dim``, ``bounds`` of shape (dim, 2), ``optimal_value``
 (None: unknown) and maps ``X`` of shape (n, dim) to values of shape (n,) to be
 maximised. ``substitute`` and ``data_note`` say how the data differ from the paper's.
 """
+from common.problems.random_forest import RandomForestDiabetes
+from common.problems.sprinkler import GardenSprinkler, sprinkler_outputs
 from common.problems.tuning import (
     TUNING_PROBLEMS,
     NNCancer,
@@ -16,10 +18,13 @@ from common.problems.tuning import (
 
 __all__ = [
     "TUNING_PROBLEMS",
+    "GardenSprinkler",
     "NNCancer",
     "NNDigits",
     "NNHousing",
+    "RandomForestDiabetes",
     "SVMDigits",
     "TuningProblem",
     "get_tuning_problem",
+    "sprinkler_outputs",
 ]

@@ -45,6 +45,25 @@ _WINE_SUBSTITUTE_NOTE = (
 )
 
 
+def inputs_in_box(problem, X):
+    """``X`` as an (n, dim) float array inside ``problem.bounds``, or a ValueError naming the problem.
+
+    Values outside the box by at most 1e-9 of its width (rounding from a
+    rescaled optimiser) are clipped; NaN counts as outside.
+    """
+    X = np.asarray(X, dtype=float)
+    if X.ndim != 2 or X.shape[1] != problem.dim:
+        raise ValueError(f"X must have shape (n, {problem.dim}) for {problem.name}; got shape {X.shape}")
+    low, high = problem.bounds[:, 0], problem.bounds[:, 1]
+    slack = _OUTSIDE_BOX_TOLERANCE * (high - low)
+    outside = ~((X >= low - slack) & (X <= high + slack))
+    if outside.any():
+        row = int(np.argwhere(outside)[0, 0])
+        raise ValueError(f"X must lie inside the box of {problem.name} {problem.bounds.tolist()} "
+                         f"({', '.join(problem.parameter_names)}); row {row} is {X[row].tolist()}")
+    return np.clip(X, low, high)
+
+
 class TuningProblem:
     """Common interface: hyperparameter box, input checks and the per-row loop.
 
@@ -90,22 +109,7 @@ class TuningProblem:
         -------
         ndarray of shape (n,)
         """
-        X = np.asarray(X, dtype=float)
-        if X.ndim != 2 or X.shape[1] != self.dim:
-            raise ValueError(
-                f"X must have shape (n, {self.dim}) for {self.name}; got shape {X.shape}"
-            )
-        width = self.bounds[:, 1] - self.bounds[:, 0]
-        outside = (X < self.bounds[:, 0] - _OUTSIDE_BOX_TOLERANCE * width) | (
-            X > self.bounds[:, 1] + _OUTSIDE_BOX_TOLERANCE * width
-        )
-        if outside.any():
-            row = int(np.argwhere(outside)[0, 0])
-            raise ValueError(
-                f"X must lie inside the box of {self.name} {self.bounds.tolist()} "
-                f"({', '.join(self.parameter_names)}); row {row} is {X[row].tolist()}"
-            )
-        X = np.clip(X, self.bounds[:, 0], self.bounds[:, 1])
+        X = inputs_in_box(self, X)
         return np.array([self._evaluate(x) for x in X])
 
     def _model_rng(self):

@@ -1,0 +1,457 @@
+"""The claims of "BO with Noise-Free Observations: Improved Regret via Random Exploration", declared before the runs.
+
+Each claim of the paper's text (§4.1, §5, Appendices B and C) is one
+:class:`common.claims.ClaimSpec`, judged by :func:`common.claims.judge` on the
+tidy table of runs. A claim the paper makes about GP-UCB+ and EXPLOIT+ is
+judged for each of them apart, and per function or problem.
+
+Every method of a repetition starts from the same initial design, and GP-UCB+
+and EXPLOIT+ draw the same random points, so methods are compared seed by seed
+(:func:`common.stats.paired_comparison`, Wilcoxon at :data:`common.stats.ALPHA`)
+on one number per run: the final simple regret (benchmarks, lower is better),
+the final fill distance (lower), the cumulative or late instantaneous test
+error (random forest, lower) or the maximum attained value (sprinkler,
+higher). A *cell* is one (problem, new method, other method) comparison.
+
+Threshold rules (see :mod:`common.claims`):
+
+* "outperform" claims score ``(cells significantly better - cells
+  significantly worse) / cells``; ``reproduced_at`` is the share of cells where
+  the paper's own table has the new method better, and ``partly_at`` is
+  :func:`common.claims.partly_threshold` of the number of cells.
+* "competitive" claims are claims of no harm: reproduced only if no cell is
+  significantly worse, partly from three quarters of the cells.
+* The standard-deviation claims (Table 4) compare the spread of the final
+  regret over the seeds: a cell counts as smaller if the 95% paired-bootstrap
+  interval of log(SD new / SD other) lies below 0.
+"""
+import numpy as np
+
+from common import claims, stats
+from common.claims import ClaimSpec, Evidence, Ran
+from common.experiments import random_exploration as experiment
+
+NEW_METHODS = ("GP-UCB+", "EXPLOIT+")
+BASELINES = ("GP-UCB", "EXPLOIT", "EI", "PI")
+# The base method each new method adds random exploration to.
+BASE_OF = {"GP-UCB+": "GP-UCB", "EXPLOIT+": "EXPLOIT"}
+NO_HARM_PARTLY_AT = 0.75
+# "drastically smaller" (§4.1) read as: UNIFORM's mean final fill distance at least this much below EXPLORE's.
+DRASTIC_MARGIN = 0.05
+# Table 3 agreement: our mean within this many of the paper's standard errors (SD / sqrt(30)).
+TABLE3_STANDARD_ERRORS = 2.0
+SUBSTITUTE = ("the California housing data cannot be obtained offline; the random forest is tuned on "
+              "scikit-learn's diabetes data (442 x 10, standardized target) instead")
+BLOCK_SIZES = {  # block -> (seeds parameter, budget parameter, lists that must be complete)
+    "fill": ("fill_seeds", "fill_budget", ()),
+    "benchmark": ("bench_seeds", "bench_budget", ("bench_functions", "bench_methods")),
+    "beta": ("beta_seeds", "bench_budget", ("bench_functions",)),
+    "random_forest": ("rf_seeds", "rf_budget", ()),
+    "sprinkler": ("sprinkler_seeds", "sprinkler_budget", ()),
+}
+BOOTSTRAP_RESAMPLES = 2000
+
+
+def what_ran(params):
+    """The scale each block of runs actually has, and what ran, for :func:`common.claims.judge`.
+
+    A block counts as scale "paper" only if the execution is at scale "paper"
+    with at least the paper's seeds and budget, every function and method, and
+    the paper's acquisition search; otherwise it counts as the scale below.
+    """
+    paper = experiment.SCALES["paper"]
+    ran = {}
+    for block, (seeds, budget, lists) in BLOCK_SIZES.items():
+        partial = [name for name in lists if not set(paper[name]) <= set(params[name])]
+        description = f"{params[seeds]} seeds, budget {params[budget]}" + "".join(
+            f", {name} {', '.join(params[name])} only" for name in partial)
+        complete = (params["scale"] == "paper" and not partial and params[seeds] >= paper[seeds]
+                    and params[budget] >= paper[budget] and params["acq_candidates"] >= paper["acq_candidates"]
+                    and params["acq_polish"] >= paper["acq_polish"]
+                    and (block != "random_forest" or params["rf_n_estimators_max"] >= paper["rf_n_estimators_max"]))
+        ran[block] = Ran("paper" if complete else ("quick" if params["scale"] == "paper" else params["scale"]),
+                         description)
+    return ran
+
+
+# --------------------------------------------------------------------------- per-run values
+def run_values(table, block, column, problem=None):
+    """One value per (method, beta, seed) of a block: the last value of ``column`` in each run."""
+    finals = experiment.final_runs(table, block)
+    if problem is not None:
+        finals = finals[finals["problem"] == problem]
+    return finals.reindex(columns=["problem", "method", "beta", "seed", column]).rename(columns={column: "value"})
+
+
+def late_instantaneous_error(table):
+    """Per random-forest run: the mean test MSE of the evaluations in the last third of the budget (Fig. 6)."""
+    runs = experiment.cumulative_test_error(table)
+    if runs.empty:
+        return runs.reindex(columns=["problem", "method", "beta", "seed", "value"])
+    late = runs[runs["eval"] >= runs["budget"] * 2 // 3]
+    return late.groupby(["problem", "method", "seed"], as_index=False)["test_mse"].mean().rename(
+        columns={"test_mse": "value"})
+
+
+def _by_seed(values, method, beta=None):
+    match = values[values["method"] == method]
+    if beta is not None:
+        match = match[match["beta"] == beta]
+    return match.set_index("seed")["value"]
+
+
+def _paired(a, b, higher_is_better):
+    seeds = a.index.intersection(b.index).sort_values()
+    if seeds.empty:
+        return None
+    return stats.paired_comparison(a[seeds].to_numpy(), b[seeds].to_numpy(), higher_is_better=higher_is_better)
+
+
+def _short(comparison):
+    marker = "" if comparison.outcome == "no significant difference" else f" {comparison.outcome}"
+    return f"{comparison.wins}W/{comparison.ties}T/{comparison.losses}L p={comparison.p_value:.2g}{marker}"
+
+
+def _details(comparisons):
+    return "; ".join(f"{label}: {_short(found) if found else 'not run'}" for label, found in comparisons.items())
+
+
+def _better_score(comparisons):
+    """(better - worse) / cells over the cells that ran, or None if none ran."""
+    found = [c for c in comparisons.values() if c is not None]
+    if not found:
+        return None
+    return (sum(stats.is_better(c) for c in found) - sum(c.outcome == "worse" for c in found)) / len(comparisons)
+
+
+def _no_harm_score(comparisons):
+    found = [c for c in comparisons.values() if c is not None]
+    if not found:
+        return None
+    return sum(stats.is_no_worse(c) for c in found) / len(comparisons)
+
+
+# --------------------------------------------------------------------------- measures
+def new_method_versus_baselines(values_of, problems_of, higher_is_better, score, *, others=BASELINES, method,
+                                beta_of=lambda name: None):
+    """``measure`` comparing one new method with each of ``others`` on each problem, seed by seed.
+
+    ``values_of(table)`` gives the per-run values, ``problems_of(params)`` the
+    problems, ``score`` turns the comparisons into a score.
+    """
+    def measure(table, params, limits):
+        values = values_of(table)
+        comparisons = {}
+        for problem in problems_of(params):
+            here = values[values["problem"] == problem]
+            for other in others:
+                comparisons[f"{problem} {method} vs {other}"] = _paired(
+                    _by_seed(here, method, beta_of(method)), _by_seed(here, other, beta_of(other)), higher_is_better)
+        means = values.groupby(["problem", "method"])["value"].mean()
+        ours = {f"{problem} {name}": means.get((problem, name)) for problem in problems_of(params)
+                for name in (method, *others)}
+        found = score(comparisons)
+        if found is None:
+            return Evidence(None, "no runs of this block at these parameters")
+        return Evidence(found, _details(comparisons), ours={k: v for k, v in ours.items() if v is not None})
+    return measure
+
+
+def benchmark_values(table):
+    return run_values(table, "benchmark", "regret")
+
+
+def benchmark_problems(params):
+    return params["bench_functions"]
+
+
+def paper_share(numbers, table_name, method, problems, others=BASELINES, lower_is_better=True):
+    """Share of (problem, other) cells where the paper's table has ``method`` strictly better."""
+    sign = -1 if lower_is_better else 1
+    cells = [(problem, other) for problem in problems for other in others]
+    better = [sign * (claims.paper_number(numbers, table_name, problem=problem, method=method).value
+                      - claims.paper_number(numbers, table_name, problem=problem, method=other).value) > 0
+              for problem, other in cells]
+    return sum(better) / len(cells)
+
+
+def sd_ratio_interval(a, b):
+    """95% paired-bootstrap interval of log(SD(a) / SD(b)) (ddof = 1), resampling seeds."""
+    rng = np.random.default_rng(stats.BOOTSTRAP_SEED)
+    rows = rng.integers(0, len(a), size=(BOOTSTRAP_RESAMPLES, len(a)))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratios = np.log(np.std(a[rows], axis=1, ddof=1) / np.std(b[rows], axis=1, ddof=1))
+    ratios = ratios[np.isfinite(ratios)]
+    return tuple(np.percentile(ratios, [2.5, 97.5])) if ratios.size else (np.nan, np.nan)
+
+
+def spread_versus_baselines(method):
+    """``measure`` of Table 4: is the SD of the final regret of ``method`` smaller than each baseline's?"""
+    def measure(table, params, limits):
+        values = benchmark_values(table)
+        smaller, larger, details, ours = 0, 0, [], {}
+        cells = [(problem, other) for problem in params["bench_functions"] for other in BASELINES]
+        ran = 0
+        for problem, other in cells:
+            here = values[values["problem"] == problem]
+            a, b = _by_seed(here, method), _by_seed(here, other)
+            seeds = a.index.intersection(b.index).sort_values()
+            if len(seeds) < 3:
+                continue
+            ran += 1
+            low, high = sd_ratio_interval(a[seeds].to_numpy(), b[seeds].to_numpy())
+            smaller += high < 0
+            larger += low > 0
+            ratio = np.std(a[seeds], ddof=1) / np.std(b[seeds], ddof=1)
+            details.append(f"{problem} vs {other}: SD ratio {ratio:.3g} [{np.exp(low):.3g}, {np.exp(high):.3g}]")
+            ours[f"{problem} vs {other}"] = ratio
+        if not ran:
+            return Evidence(None, "fewer than 3 seeds: no spread to compare")
+        return Evidence((smaller - larger) / len(cells), "; ".join(details), ours=ours)
+    return measure
+
+
+def fill_distance_between(table, params, limits):
+    """``measure`` of Fig. 1's first statement: GP-UCB's final fill distance between EXPLORE's and EXPLOIT's."""
+    comparisons = {}
+    for column in ("fill_xd", "fill_uniform"):
+        values = run_values(table, "fill", column)
+        # "better" for GP-UCB vs EXPLOIT means smaller; vs EXPLORE the claim is that GP-UCB is larger.
+        comparisons[f"{column}: GP-UCB smaller than EXPLOIT"] = _paired(
+            _by_seed(values, "GP-UCB"), _by_seed(values, "EXPLOIT"), higher_is_better=False)
+        comparisons[f"{column}: GP-UCB larger than EXPLORE"] = _paired(
+            _by_seed(values, "GP-UCB"), _by_seed(values, "EXPLORE"), higher_is_better=True)
+    score = _better_score(comparisons)
+    if score is None:
+        return Evidence(None, "no fill-distance runs at these parameters")
+    means = run_values(table, "fill", "fill_xd").groupby("method")["value"].mean()
+    return Evidence(score, _details(comparisons), ours={f"mean h (X_D) {k}": v for k, v in means.items()})
+
+
+def uniform_fills_best(table, params, limits):
+    """``measure`` of Fig. 1's second statement: UNIFORM's final fill distance drastically below EXPLORE's."""
+    passed, details, ours, ran = 0, [], {}, 0
+    for column in ("fill_xd", "fill_uniform"):
+        values = run_values(table, "fill", column)
+        comparison = _paired(_by_seed(values, "UNIFORM"), _by_seed(values, "EXPLORE"), higher_is_better=False)
+        if comparison is None:
+            continue
+        ran += 1
+        means = values.groupby("method")["value"].mean()
+        margin = 1 - means["UNIFORM"] / means["EXPLORE"]
+        passed += stats.is_better(comparison) and margin >= limits["margin"]
+        details.append(f"{column}: {_short(comparison)}, UNIFORM {100 * margin:.1f}% below EXPLORE")
+        ours[f"{column} UNIFORM / EXPLORE"] = means["UNIFORM"] / means["EXPLORE"]
+    if not ran:
+        return Evidence(None, "no fill-distance runs at these parameters")
+    return Evidence(passed / 2, "; ".join(details), ours=ours)
+
+
+def beta_comparison(method, mode):
+    """``measure`` of Fig. 5: ``method`` with TWO against SUP on each function, seed by seed.
+
+    ``mode`` "two_better": TWO significantly better; "differ": significantly different either way.
+    """
+    def measure(table, params, limits):
+        two = run_values(table, "benchmark", "regret")
+        sup = run_values(table, "beta", "regret")
+        comparisons = {}
+        for problem in params["bench_functions"]:
+            comparisons[f"{problem} {method} TWO vs SUP"] = _paired(
+                _by_seed(two[two["problem"] == problem], method), _by_seed(sup[sup["problem"] == problem], method),
+                higher_is_better=False)
+        found = [c for c in comparisons.values() if c is not None]
+        if not found:
+            return Evidence(None, "no SUP runs at these parameters")
+        if mode == "two_better":
+            score = _better_score(comparisons)
+        else:
+            score = sum(c.outcome != "no significant difference" for c in found) / len(comparisons)
+        ours = {}
+        for problem in params["bench_functions"]:
+            for beta, values in (("TWO", two), ("SUP", sup)):
+                here = _by_seed(values[values["problem"] == problem], method)
+                if not here.empty:
+                    ours[f"{problem} {beta}"] = here.mean()
+        return Evidence(score, _details(comparisons), ours=ours)
+    return measure
+
+
+def random_forest_cumulative(table):
+    return run_values(table, "random_forest", "cumulative_error")
+
+
+def sprinkler_values(table):
+    return run_values(table, "sprinkler", "best_so_far")
+
+
+def exploit_plus_largest(table, params, limits):
+    """``measure`` of "EXPLOIT+ attains on average the largest maximum value" (§5.3).
+
+    1 if EXPLOIT+ has the largest mean and no method is significantly better
+    seed by seed; 0.5 if only the latter; 0 otherwise.
+    """
+    values = sprinkler_values(table)
+    if values.empty:
+        return Evidence(None, "no sprinkler runs at these parameters")
+    comparisons = {f"EXPLOIT+ vs {other}": _paired(_by_seed(values, "EXPLOIT+"), _by_seed(values, other), True)
+                   for other in experiment.METHODS if other != "EXPLOIT+"}
+    means = values.groupby("method")["value"].mean()
+    largest = means.idxmax() == "EXPLOIT+"
+    unbeaten = all(c is None or stats.is_no_worse(c) for c in comparisons.values())
+    score = 1.0 if largest and unbeaten else (0.5 if unbeaten else 0.0)
+    return Evidence(score, f"largest mean: {means.idxmax()} ({means.max():.3f}); " + _details(comparisons),
+                    ours=means.to_dict())
+
+
+def table3_agreement(numbers):
+    """``measure``: share of methods whose mean M_100 is within ``standard_errors`` paper SEs of the paper's."""
+    def measure(table, params, limits):
+        values = sprinkler_values(table)
+        if values.empty:
+            return Evidence(None, "no sprinkler runs at these parameters")
+        means = values.groupby("method")["value"].mean()
+        inside, details, paper = 0, [], {}
+        for method in experiment.METHODS:
+            number = claims.paper_number(numbers, "table3", method=method)
+            tolerance = limits["standard_errors"] * number.std / np.sqrt(30)
+            paper[method] = number.value
+            if method in means:
+                inside += abs(means[method] - number.value) <= tolerance
+                details.append(f"{method} {means[method]:.3f} vs {number.value:.3f} ± {tolerance:.3f}")
+        return Evidence(inside / len(experiment.METHODS), "; ".join(details), ours=means.to_dict(), paper=paper)
+    return measure
+
+
+# --------------------------------------------------------------------------- the claims
+def claim_specs(numbers):
+    """Every claim, in the paper's order, with thresholds from the paper's own tables where it has them."""
+    functions = list(experiment.BENCHMARKS)
+    specs = [
+        ClaimSpec(
+            "fill-between", "Fig. 1",
+            "The fill-distance for GP-UCB lies in between those for EXPLORE and EXPLOIT", "§4.1",
+            "final fill distance on Rastrigin-10 (reference sets X_D = 100 LHS points and 10,000 uniform points), "
+            "GP-UCB (SUP) against EXPLOIT (should be smaller) and EXPLORE (should be larger), 4 cells",
+            "(cells significantly in the stated direction - cells significantly against) / 4",
+            fill_distance_between, reproduced_at=1.0, partly_at=0.5, min_scale="paper", block="fill"),
+        ClaimSpec(
+            "fill-uniform", "Fig. 1",
+            "UNIFORM yields a drastically smaller fill-distance even when compared with EXPLORE", "§4.1",
+            "final fill distance, UNIFORM against EXPLORE, on both reference sets",
+            "share of reference sets where UNIFORM is significantly smaller and its mean at least `margin` below",
+            uniform_fills_best, reproduced_at=1.0, partly_at=0.5, limits={"margin": DRASTIC_MARGIN},
+            min_scale="paper", block="fill"),
+    ]
+    for method in NEW_METHODS:
+        share = paper_share(numbers, "table1", method, functions)
+        specs.append(ClaimSpec(
+            f"outperform-{method}", "Fig. 2, Table 1",
+            "For all three benchmark functions, GP-UCB+ and EXPLOIT+ outperform the other methods", "§5.1",
+            f"final simple regret after 400 evaluations, {method} against GP-UCB, EXPLOIT, EI and PI on Ackley, "
+            "Rastrigin and Levy (12 cells)",
+            f"(cells significantly better - significantly worse) / 12; reproduced at the paper's own share "
+            f"({share:.3g}: its Table 1 means)",
+            new_method_versus_baselines(benchmark_values, benchmark_problems, False, _better_score, method=method),
+            reproduced_at=share, partly_at=claims.partly_threshold(12), min_scale="paper", block="benchmark"))
+    for method in NEW_METHODS:
+        share = paper_share(numbers, "table4", method, functions)
+        specs.append(ClaimSpec(
+            f"precise-{method}", "Table 4",
+            "the new methods are not only more accurate, but also more precise", "§5.1; App. B",
+            f"SD over the seeds of the final simple regret, {method} against GP-UCB, EXPLOIT, EI and PI per "
+            "function (12 cells)",
+            "(cells with the paired-bootstrap 95% interval of log SD ratio below 0 - above 0) / 12; reproduced "
+            f"at the paper's own share ({share:.3g}: its Table 4)",
+            spread_versus_baselines(method), reproduced_at=share, partly_at=claims.partly_threshold(12),
+            min_scale="paper", block="benchmark"))
+    specs += [
+        ClaimSpec(
+            "beta-plus", "Fig. 5",
+            "the GP-UCB+ algorithm tends to work better with smaller beta_t values", "App. B",
+            "final simple regret of GP-UCB+ with beta^1/2 = 2 (TWO) against beta^1/2 = max_X_D |f| (SUP), per function",
+            "(functions where TWO is significantly better - significantly worse) / 3; 'tends to': most functions",
+            beta_comparison("GP-UCB+", "two_better"), reproduced_at=2 / 3, min_scale="paper", block="beta"),
+        ClaimSpec(
+            "beta-ucb", "Fig. 5",
+            "In all three benchmark functions, GP-UCB exhibits sensitivity to the choice of parameter beta_t",
+            "App. B",
+            "final simple regret of GP-UCB with TWO against SUP, per function",
+            "share of functions where they differ significantly (either way)",
+            beta_comparison("GP-UCB", "differ"), reproduced_at=1.0, partly_at=claims.partly_threshold(3),
+            min_scale="paper", block="beta"),
+        ClaimSpec(
+            "exploit-plus-competitive", "Fig. 2, Fig. 5",
+            "the parameter-free EXPLOIT+ algorithm achieves competitive performance compared with UCB algorithms "
+            "with well-tuned weight parameters", "§5.1",
+            "final simple regret, EXPLOIT+ against GP-UCB and GP-UCB+ with beta^1/2 = 2, per function (6 cells)",
+            "share of cells where EXPLOIT+ is not significantly worse (a claim of no harm)",
+            new_method_versus_baselines(benchmark_values, benchmark_problems, False, _no_harm_score,
+                                        method="EXPLOIT+", others=("GP-UCB", "GP-UCB+")),
+            reproduced_at=1.0, partly_at=NO_HARM_PARTLY_AT, min_scale="paper", block="benchmark"),
+    ]
+    random_forest_claims = (
+        ("rf-cumulative", "Table 2, Fig. 3", "both GP-UCB+ and EXPLOIT+ algorithms led to smaller cumulative test "
+         "errors", "§5.2", "cumulative test MSE after 80 evaluations", random_forest_cumulative),
+        ("rf-instantaneous", "Fig. 6", "the proposed algorithms attained smaller cumulative and instantaneous test "
+         "errors", "App. C", "mean test MSE of the evaluations in the last third of the budget",
+         late_instantaneous_error),
+    )
+    for name, figure, quote, where, quantity, values_of in random_forest_claims:
+        for method in NEW_METHODS:
+            specs.append(ClaimSpec(
+                f"{name}-{method}", figure, quote, where,
+                f"{quantity} on the substitute data, {method} against GP-UCB, EXPLOIT, EI and PI (4 cells)",
+                "(cells significantly smaller - significantly larger) / 4; the paper has all 4 for both methods",
+                new_method_versus_baselines(values_of, lambda params: ["RF_diabetes"], False, _better_score,
+                                            method=method),
+                reproduced_at=1.0, partly_at=claims.partly_threshold(4), min_scale="paper", block="random_forest"))
+    specs += [
+        ClaimSpec(
+            "rf-values", "Table 2", "Cumulative test error averaged over 20 experiments (Table 2's values)",
+            "Table 2", "mean and SD of the cumulative test MSE per method", "compared with the paper's values",
+            None, not_comparable=SUBSTITUTE + ": absolute errors differ"),
+        ClaimSpec(
+            "sprinkler-competitive", "Table 3, Fig. 4",
+            "The results in Table 3 and Figure 4 demonstrate that the new algorithms achieve competitive "
+            "performance", "§5.3",
+            "maximum attained value after 100 evaluations, GP-UCB+ and EXPLOIT+ against GP-UCB, EXPLOIT, EI and "
+            "PI (8 cells)",
+            "share of cells where the new method is not significantly worse (a claim of no harm)",
+            _both_new_methods(sprinkler_values), reproduced_at=1.0, partly_at=NO_HARM_PARTLY_AT,
+            min_scale="paper", block="sprinkler"),
+        ClaimSpec(
+            "sprinkler-exploit-plus-largest", "Table 3",
+            "EXPLOIT+ attains on average the largest maximum value", "§5.3",
+            "mean maximum attained value after 100 evaluations, and EXPLOIT+ against each other method seed by seed",
+            "1 if EXPLOIT+ has the largest mean and no method is significantly better, 0.5 if only the latter",
+            exploit_plus_largest, reproduced_at=1.0, partly_at=0.5, min_scale="paper", block="sprinkler"),
+        ClaimSpec(
+            "sprinkler-values", "Table 3", "Table 3's mean maximum attained values", "Table 3",
+            "mean maximum attained value per method against the paper's mean",
+            "share of the six methods within `standard_errors` of the paper's standard error (SD / sqrt 30)",
+            table3_agreement(numbers), reproduced_at=1.0, partly_at=0.5,
+            limits={"standard_errors": TABLE3_STANDARD_ERRORS}, min_scale="paper", block="sprinkler"),
+    ]
+    return specs
+
+
+def _both_new_methods(values_of):
+    """``measure``: both new methods against the four baselines, no-harm score over the 8 cells."""
+    def measure(table, params, limits):
+        values = values_of(table)
+        comparisons = {}
+        for method in NEW_METHODS:
+            for other in BASELINES:
+                comparisons[f"{method} vs {other}"] = _paired(_by_seed(values, method), _by_seed(values, other), True)
+        score = _no_harm_score(comparisons)
+        if score is None:
+            return Evidence(None, "no runs of this block at these parameters")
+        return Evidence(score, _details(comparisons), ours=values.groupby("method")["value"].mean().to_dict())
+    return measure
+
+
+def judge(table, params):
+    """The verdict table of every claim on the runs of an execution."""
+    numbers = claims.load_paper_numbers(experiment.PAPER)
+    return claims.judge(claim_specs(numbers), table, params, ran=what_ran(params))

@@ -1,0 +1,163 @@
+"""GP-UCB+ and EXPLOIT+ (common/methods/random_exploration.py) and their experiments."""
+import numpy as np
+import pytest
+from sklearn.gaussian_process import GaussianProcessRegressor
+from sklearn.gaussian_process.kernels import Matern as SklearnMatern
+
+from common.acquisitions import beta_constant
+from common.experiments import random_exploration as experiment
+from common.gp import GaussianProcess
+from common.methods.random_exploration import (
+    NUGGET,
+    LengthscaleLikelihood,
+    RandomExploration,
+    UniformSearch,
+    fit_lengthscale,
+    make_gp_method,
+    sup_beta_root,
+    surrogate_kernel,
+)
+from common.test_functions import Ackley, Levy, Rastrigin
+
+
+def _data(function, n, seed=0):
+    X = np.random.default_rng(seed).uniform(function.bounds[:, 0], function.bounds[:, 1], (n, function.dim))
+    return X, function(X)
+
+
+def _gp(function, n, lengthscale=1.0, seed=0):
+    X, y = _data(function, n, seed)
+    kernel = surrogate_kernel("matern", function.dim).with_theta(np.log([lengthscale]))
+    return GaussianProcess(kernel, NUGGET, y_transform="standardize").fit(X, y)
+
+
+def test_surrogate_matches_scikit_learn_at_a_fixed_lengthscale():
+    # The paper's surrogate is bayes_opt's GaussianProcessRegressor(Matern(nu=2.5), alpha=1e-6, normalize_y=True).
+    function = Rastrigin(10)
+    X, y = _data(function, 40)
+    X_test, _ = _data(function, 200, seed=1)
+    ours = _gp(function, 40, lengthscale=7.0)
+    sklearn = GaussianProcessRegressor(SklearnMatern(length_scale=7.0, nu=2.5), alpha=NUGGET, normalize_y=True,
+                                       optimizer=None).fit(X, y)
+    mean, std = ours.predict(X_test, return_std=True)
+    sk_mean, sk_std = sklearn.predict(X_test, return_std=True)
+    scale = np.std(y)
+    np.testing.assert_allclose(mean / scale, sk_mean / scale, atol=1e-6)
+    np.testing.assert_allclose(std / scale, sk_std / scale, atol=1e-6)
+
+
+def test_lengthscale_likelihood_equals_the_gp_likelihood():
+    gp = _gp(Ackley(10), 30)
+    likelihood = LengthscaleLikelihood(gp)
+    for log_lengthscale in np.log([0.5, 5.0, 30.0, 300.0]):
+        assert likelihood(log_lengthscale) == pytest.approx(
+            gp.log_marginal_likelihood(np.array([log_lengthscale])), rel=1e-10, abs=1e-8)
+
+
+def test_fitted_lengthscale_is_at_least_as_likely_as_any_on_a_fine_grid():
+    gp = fit_lengthscale(_gp(Ackley(10), 60))
+    likelihood = LengthscaleLikelihood(gp)
+    fine = max(likelihood(theta) for theta in np.linspace(np.log(1e-5), np.log(1e5), 801))
+    assert likelihood(gp.kernel.theta[0]) >= fine - 1e-6
+
+
+def test_lengthscale_fit_leaves_the_white_noise_plateau_where_gradient_ascent_from_one_stays():
+    # At l = 1 the raw-input Ackley data are white noise to the kernel: a gradient step has nothing to follow.
+    gp = _gp(Ackley(10), 100)
+    _, gradient = gp.log_marginal_likelihood(np.zeros(1), eval_gradient=True)
+    assert abs(gradient[0]) < 1e-8
+    assert fit_lengthscale(gp).kernel.lengthscale[0] > 5.0
+
+
+def test_sup_beta_root_is_the_largest_absolute_value_on_the_latin_hypercube():
+    function = Levy(10)
+    root = sup_beta_root(function, function.bounds, 100, np.random.default_rng(3))
+    from common.bo import initial_design
+    X_D = initial_design(function.bounds, 100, np.random.default_rng(3), kind="lhs")
+    assert root == np.max(np.abs(function(X_D)))
+
+
+@pytest.mark.parametrize("function, low, high", [(Ackley(10), 21.5, 22.2), (Rastrigin(10), 230, 310),
+                                                 (Levy(10), 200, 330)])
+def test_sup_beta_root_falls_in_the_range_measured_by_the_spec(function, low, high):
+    roots = [sup_beta_root(function, function.bounds, 100, np.random.default_rng(seed)) for seed in range(5)]
+    assert low <= min(roots) and max(roots) <= high
+
+
+def test_constant_beta_ignores_the_step_and_the_dimension():
+    assert beta_constant(1, 10, value=4.0) == beta_constant(400, 2, value=4.0) == 4.0
+
+
+def test_ucb_needs_a_beta():
+    with pytest.raises(ValueError, match="beta_root"):
+        make_gp_method("UCB", Ackley(2).bounds, surrogate_kernel("matern", 2))
+
+
+def test_random_exploration_adds_one_uniform_point_after_the_acquisition_point():
+    function = Ackley(2)
+    base = make_gp_method("mean", function.bounds, surrogate_kernel("matern", 2), n_candidates=50, n_restarts=0)
+    X, y = _data(function, 5)
+    proposed = RandomExploration(base, function.bounds, np.random.default_rng(7)).propose(X, y, 1,
+                                                                                        np.random.default_rng(8))
+    alone = base.propose(X, y, 1, np.random.default_rng(8))
+    uniform = UniformSearch(function.bounds).propose(X, y, 1, np.random.default_rng(7))
+    np.testing.assert_array_equal(proposed, np.vstack([alone, uniform]))
+
+
+def _smoke_config(method, experiment_name="benchmark", budget=16):
+    params = dict(experiment.SCALES["smoke"], scale="smoke")
+    beta = "TWO" if method.startswith("GP-UCB") else None
+    return experiment._config(params, experiment_name, "Ackley", method, beta, 0, budget)
+
+
+@pytest.mark.parametrize("method", experiment.METHODS)
+def test_every_method_spends_exactly_the_budget(method):
+    result = experiment.run(_smoke_config(method, budget=15))
+    assert len(result["f"]) == 15
+
+
+def test_plus_methods_spend_two_evaluations_per_iteration():
+    iterations = experiment.run(_smoke_config("EXPLOIT+"))["iteration"]
+    np.testing.assert_array_equal(iterations, [0] * 10 + [1, 1, 2, 2, 3, 3])
+
+
+def test_the_plus_methods_of_a_repetition_share_initial_design_and_random_points():
+    gp_ucb_plus = experiment.run(_smoke_config("GP-UCB+"))["f"]
+    exploit_plus = experiment.run(_smoke_config("EXPLOIT+"))["f"]
+    exploit = experiment.run(_smoke_config("EXPLOIT"))["f"]
+    np.testing.assert_array_equal(gp_ucb_plus[:10], exploit[:10])
+    np.testing.assert_array_equal(gp_ucb_plus[11::2], exploit_plus[11::2])
+
+
+def test_simple_regret_is_nonincreasing_and_nonnegative():
+    regret = experiment.run(_smoke_config("EI"))["regret"]
+    assert np.all(regret >= 0) and np.all(np.diff(regret) <= 0)
+
+
+def test_fill_distances_do_not_grow():
+    result = experiment.run({**_smoke_config("EXPLORE", "fill"), "problem": "Rastrigin", "xd_size": 100,
+                             "fill_reference_size": 300})
+    for name in ("fill_xd", "fill_uniform"):
+        assert np.all(np.diff(result[name]) <= 0)
+
+
+def test_the_grid_gives_ucb_methods_and_only_them_a_beta():
+    grid = experiment.make_grid(dict(experiment.SCALES["smoke"], scale="smoke"))
+    assert all((config["beta"] is not None) == config["method"].startswith("GP-UCB") for config in grid)
+
+
+def test_grid_points_where_the_kernel_is_white_have_the_identity_likelihood():
+    gp = _gp(Ackley(10), 30)
+    likelihood = LengthscaleLikelihood(gp)
+    n, y = 30, gp._y
+    white = -0.5 * y @ y / (1 + NUGGET) - 0.5 * n * np.log(1 + NUGGET) - 0.5 * n * np.log(2 * np.pi)
+    assert likelihood.is_white(np.log(1e-5))
+    assert likelihood(np.log(1e-5)) == pytest.approx(white, rel=1e-12)
+
+
+def test_unit_inputs_evaluate_the_same_points_of_the_box():
+    raw = {**_smoke_config("GP-UCB+", "sprinkler", budget=12), "problem": "sprinkler"}
+    unit = {**raw, "experiment": "scaling_ablation", "inputs": "unit"}
+    raw_f, unit_f = experiment.run(raw)["f"], experiment.run(unit)["f"]
+    np.testing.assert_allclose(unit_f[:8], raw_f[:8], rtol=1e-12)
+    np.testing.assert_allclose(unit_f[9::2], raw_f[9::2], rtol=1e-12)

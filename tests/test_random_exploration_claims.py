@@ -1,0 +1,97 @@
+"""The random_exploration claims judged on small synthetic tidy tables (never the cache)."""
+import numpy as np
+import pandas as pd
+import pytest
+
+from common import claims
+from common.experiments import random_exploration as experiment
+from common.experiments import random_exploration_claims
+
+SEEDS = 20
+PAPER_PARAMS = {**experiment.SCALES["paper"], "scale": "paper"}
+
+
+@pytest.fixture(scope="module")
+def specs():
+    numbers = claims.load_paper_numbers(experiment.PAPER)
+    return {spec.id: spec for spec in random_exploration_claims.claim_specs(numbers)}
+
+
+def benchmark_runs(effect=lambda problem, method: 0.0, spread=lambda problem, method: 1.0, block="benchmark",
+                   beta="TWO"):
+    """A tidy table of the benchmark block: one final regret per (function, method, seed).
+
+    ``effect`` lowers a method's regret (better), ``spread`` scales its
+    deviations over the seeds; by default every method is the same.
+    """
+    rows = []
+    for problem in experiment.BENCHMARKS:
+        for method in experiment.METHODS:
+            for seed in range(SEEDS):
+                # Deviations grow with the seed so that the signed ranks are not all tied.
+                deviation = spread(problem, method) * (np.sin(seed) + 0.05 * seed)
+                regret = 10.0 + deviation - effect(problem, method) * (1 + seed / SEEDS)
+                rows.append({"experiment": block, "problem": problem, "method": method,
+                             "beta": beta if method.startswith("GP-UCB") else None, "seed": seed,
+                             "run_key": f"{block}-{problem}-{method}-{seed}", "eval": 0, "regret": regret,
+                             "f": -regret})
+    return pd.DataFrame(rows)
+
+
+def verdict(spec, table):
+    return spec.evaluate(table, PAPER_PARAMS).verdict
+
+
+def test_spec_ids_are_unique(specs):
+    numbers = claims.load_paper_numbers(experiment.PAPER)
+    assert len(specs) == len(random_exploration_claims.claim_specs(numbers))
+
+
+def test_thresholds_come_from_the_papers_tables(specs):
+    # Table 1: GP-UCB+ is behind EI on Levy (0.146 > 0.142), better in the other 11 cells.
+    assert specs["outperform-GP-UCB+"].reproduced_at == pytest.approx(11 / 12)
+    assert specs["outperform-EXPLOIT+"].reproduced_at == 1.0
+
+
+def test_a_new_method_better_everywhere_outperforms(specs):
+    table = benchmark_runs(lambda problem, method: 1.0 if method == "EXPLOIT+" else 0.0)
+    assert verdict(specs["outperform-EXPLOIT+"], table) == "reproduced"
+    assert verdict(specs["outperform-GP-UCB+"], table) == "not reproduced"
+
+
+def test_a_method_that_makes_no_difference_does_not_outperform_but_is_competitive(specs):
+    table = benchmark_runs()
+    assert verdict(specs["outperform-GP-UCB+"], table) == "not reproduced"
+    assert verdict(specs["exploit-plus-competitive"], table) == "reproduced"
+
+
+def test_being_better_on_one_function_of_three_is_partly_reproduced(specs):
+    table = benchmark_runs(lambda problem, method: 1.0 if method == "EXPLOIT+" and problem == "Levy" else 0.0)
+    assert verdict(specs["outperform-EXPLOIT+"], table) == "partly reproduced"
+
+
+def test_a_smaller_spread_counts_as_more_precise(specs):
+    table = benchmark_runs(spread=lambda problem, method: 0.2 if method == "GP-UCB+" else 1.0)
+    assert verdict(specs["precise-GP-UCB+"], table) == "reproduced"
+    assert verdict(specs["precise-EXPLOIT+"], table) == "not reproduced"
+
+
+def test_exploit_plus_worse_than_ucb_is_not_competitive(specs):
+    table = benchmark_runs(lambda problem, method: 1.0 if method.startswith("GP-UCB") else 0.0)
+    assert verdict(specs["exploit-plus-competitive"], table) == "not reproduced"
+
+
+def test_beta_claims_compare_two_with_sup_seed_by_seed(specs):
+    two = benchmark_runs()
+    sup = benchmark_runs(lambda problem, method: -1.0, block="beta", beta="SUP")
+    table = pd.concat([two, sup])
+    assert verdict(specs["beta-plus"], table) == "reproduced"
+    assert verdict(specs["beta-ucb"], table) == "reproduced"
+    assert verdict(specs["beta-ucb"], pd.concat([two, benchmark_runs(block="beta", beta="SUP")])) == "not reproduced"
+
+
+def test_below_the_papers_seeds_a_claim_is_not_run_at_this_scale(specs):
+    params = {**PAPER_PARAMS, "bench_seeds": 5}
+    verdicts = random_exploration_claims.judge(benchmark_runs(), params).set_index("id")["verdict"]
+    assert verdicts["outperform-EXPLOIT+"] == "not run at this scale"
+    assert verdicts["rf-values"] == "not comparable"
