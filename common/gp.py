@@ -133,6 +133,8 @@ class GaussianProcess:
             raise ValueError("counts must be positive with one entry per row of X.")
         squares = y**2 if y_squared_means is None else np.asarray(y_squared_means, dtype=float)
         self._moments = np.array([self.counts.sum(), self.counts @ y, self.counts @ squares])
+        # S_i = sum_j (y_ij - ybar_i)^2 of the repetitions behind each row, in the units of y.
+        self._scatter = np.maximum(self.counts * (squares - y**2), 0.0)
         self._update_transform()
         self._factorize()
         return self
@@ -185,6 +187,7 @@ class GaussianProcess:
         self.X = np.vstack([self.X, x])
         self._y_raw = np.append(self._y_raw, float(y))
         self.counts = np.append(self.counts, 1.0)
+        self._scatter = np.append(self._scatter, 0.0)
         self._moments += [1.0, float(y), float(y) ** 2]
         self._update_transform()
         if delta2 <= 0:  # x duplicates an input and there is no noise: refactorize with jitter
@@ -273,8 +276,16 @@ class GaussianProcess:
         """log p(y | X, theta) (RW 2.30) of the transformed y, and its gradient.
 
         The gradient uses RW 5.9: d/dtheta_j = 1/2 tr((alpha alpha^T - (K+Sigma)^{-1}) dK/dtheta_j).
-        With ``counts`` the value differs from the expanded-data likelihood by a
-        constant that does not depend on theta.
+
+        With ``counts`` (rows that stand for w_i repetitions with mean ybar_i),
+        the value is the likelihood of the expanded data set: the unique-row
+        likelihood above, with noise sigma_n^2 / w_i, plus what the repetitions
+        say about the noise on their own,
+
+            sum_i  -S_i / (2 sigma_n^2) - (w_i - 1)/2 log(2 pi sigma_n^2) - 1/2 log w_i,
+
+        with S_i = sum_j (y_ij - ybar_i)^2 (transformed units). Without it a
+        fitted noise variance would ignore the scatter within groups.
         """
         self._check_fitted()
         theta = self.theta if theta is None else np.asarray(theta, dtype=float)
@@ -296,10 +307,19 @@ class GaussianProcess:
         alpha = cho_solve((L, True), self._y, check_finite=False)
         n = len(self._y)
         value = -0.5 * self._y @ alpha - np.log(np.diag(L)).sum() - 0.5 * n * np.log(2 * np.pi)
+        scatter = self._scatter.sum() / self.y_scale**2
+        # Skipped when every row is a single observation (that value stays bit for bit what it was) and for
+        # noise-free repetitions, whose expanded data set has no density.
+        repeats = (self.counts - 1.0).sum() if noise > 0 else 0.0
+        if repeats:
+            value += (-0.5 * scatter / noise - 0.5 * repeats * np.log(2 * np.pi * noise)
+                      - 0.5 * np.log(self.counts).sum())
         if not eval_gradient:
             return value
         inner = np.outer(alpha, alpha) - cho_solve((L, True), np.eye(n), check_finite=False)
         gradient = 0.5 * np.einsum("ij,jik->k", inner, dK)
+        if repeats and self.noise_bounds != "fixed":
+            gradient[-1] += 0.5 * scatter / noise - 0.5 * repeats  # d/d(log sigma_n^2) of the terms above
         return value, gradient
 
     def fit_hyperparameters(self, rng=None, n_restarts=0, warm_start=True, maxiter=200):

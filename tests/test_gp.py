@@ -138,3 +138,42 @@ def test_adding_a_duplicate_noise_free_point_refactorizes_instead_of_crashing():
     gp = GaussianProcess(SquaredExponential(0.5), noise_variance=0.0).fit(X[:10], Y[:10])
     gp.add_observation(X[3], Y[3])
     assert len(gp.X) == 11 and np.all(np.isfinite(gp.predict(X_TEST)))
+
+
+def _repeated_rows(noise_std=0.1, seed=1):
+    rng = np.random.default_rng(seed)
+    counts = rng.integers(1, 6, size=12)
+    X_rows = np.repeat(X[:12], counts, axis=0)
+    return X_rows, np.repeat(Y[:12], counts) + noise_std * rng.standard_normal(counts.sum())
+
+
+@pytest.mark.parametrize("y_transform", ["none", "standardize"])
+def test_repeated_input_likelihood_equals_the_expanded_data_likelihood_with_fitted_noise(y_transform):
+    X_rows, y_rows = _repeated_rows()
+    kernel = Matern(2.5, 0.5, 1.0)
+    options = dict(noise_bounds=(1e-6, 1.0), y_transform=y_transform)
+    naive = GaussianProcess(kernel, 1e-2, **options).fit(X_rows, y_rows)
+    grouped = GaussianProcess(kernel, 1e-2, **options).fit_repeated(X_rows, y_rows)
+    for theta in ([0.0, np.log(0.5), np.log(1e-2)], [0.5, np.log(0.2), np.log(1e-4)], [-0.3, 0.0, np.log(0.3)]):
+        assert grouped.log_marginal_likelihood(np.array(theta)) == pytest.approx(
+            naive.log_marginal_likelihood(np.array(theta)), rel=1e-10)
+
+
+def test_repeated_input_likelihood_gradient_matches_finite_differences():
+    X_rows, y_rows = _repeated_rows()
+    gp = GaussianProcess(Matern(2.5, 0.5, 1.0), 1e-2, noise_bounds=(1e-6, 1.0)).fit_repeated(X_rows, y_rows)
+    theta = np.array([0.2, np.log(0.4), np.log(3e-3)])
+    value, gradient = gp.log_marginal_likelihood(theta, eval_gradient=True)
+    step = 1e-6
+    numeric = [(gp.log_marginal_likelihood(theta + step * e) - value) / step for e in np.eye(3)]
+    np.testing.assert_allclose(gradient, numeric, rtol=1e-4, atol=1e-4)
+
+
+def test_noise_fitted_on_unique_inputs_equals_the_noise_fitted_on_the_rows():
+    X_rows, y_rows = _repeated_rows(noise_std=0.1)
+    fits = []
+    for fit in ("fit", "fit_repeated"):
+        gp = GaussianProcess(Matern(2.5, 0.5, 1.0), 1e-2, noise_bounds=(1e-6, 1.0))
+        fits.append(getattr(gp, fit)(X_rows, y_rows).fit_hyperparameters(np.random.default_rng(0), n_restarts=2))
+    assert fits[1].noise_variance == pytest.approx(fits[0].noise_variance, rel=1e-4)
+    assert 1e-3 < fits[1].noise_variance < 1e-1  # the data's noise variance is 1e-2

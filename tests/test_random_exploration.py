@@ -161,3 +161,13 @@ def test_unit_inputs_evaluate_the_same_points_of_the_box():
     raw_f, unit_f = experiment.run(raw)["f"], experiment.run(unit)["f"]
     np.testing.assert_allclose(unit_f[:8], raw_f[:8], rtol=1e-12)
     np.testing.assert_allclose(unit_f[9::2], raw_f[9::2], rtol=1e-12)
+
+
+def test_the_surrogate_fits_exact_and_near_duplicate_points():
+    function = Levy(10)
+    X, y = _data(function, 30)
+    X = np.vstack([X, X[:5], X[5:10] + 1e-12])
+    gp = fit_lengthscale(GaussianProcess(surrogate_kernel("matern", 10), NUGGET, y_transform="standardize")
+                         .fit(X, function(X)))
+    mean, std = gp.predict(X[:10], return_std=True)
+    assert np.all(np.isfinite(mean)) and np.all(np.isfinite(std))

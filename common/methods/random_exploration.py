@@ -222,8 +222,9 @@ def make_gp_method(acquisition, bounds, kernel, beta_root=None, *, n_candidates=
     kernel : Kernel, the prior (see :func:`surrogate_kernel`).
     beta_root : float, beta_t^{1/2} (UCB only; constant over t in every experiment of the paper).
     n_candidates, n_restarts, maxiter : the acquisition maximizer: the best of
-        ``n_candidates`` uniform points, polished by L-BFGS-B with analytic
-        gradients from the best ``n_restarts`` of them.
+        ``n_candidates`` scrambled Sobol' points (``scipy.stats.qmc``; they cover
+        the box more evenly than i.i.d. points), polished by L-BFGS-B with
+        analytic gradients from the best ``n_restarts`` of them.
     """
     if acquisition == "UCB":
         if beta_root is None or not beta_root >= 0:
@@ -234,6 +235,7 @@ def make_gp_method(acquisition, bounds, kernel, beta_root=None, *, n_candidates=
     return PaperSurrogateMethod(
         kernel, bounds, acquisition=acquisition, beta="constant", beta_options=beta_options,
         noise_variance=NUGGET, y_transform="standardize", optimizer="restarts",
-        optimizer_options={"n_candidates": n_candidates, "n_restarts": n_restarts, "maxiter": maxiter},
+        optimizer_options={"n_candidates": n_candidates, "n_restarts": n_restarts, "maxiter": maxiter,
+                           "sampler": "sobol"},
         name=name or acquisition,
     )
