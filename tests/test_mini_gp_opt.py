@@ -1,0 +1,166 @@
+"""MINI-META and the unique-arm posterior (common/methods/mini_gp_opt.py)."""
+import numpy as np
+import pytest
+
+from common.gp import GaussianProcess
+from common.kernels import SquaredExponential
+from common.methods.mini_gp_opt import (
+    NystromPosterior,
+    UniqueArmPosterior,
+    bbkb_batch,
+    batch_bkb,
+    epsilon_greedy,
+    expected_improvement,
+    gp_bucb,
+    mini_meta,
+    switch_bound,
+)
+
+RNG = np.random.default_rng(0)
+ARMS = RNG.uniform(-1, 1, (50, 3))
+VALUES = np.sin(3 * ARMS[:, 0]) + ARMS[:, 1] ** 2 - ARMS[:, 2]
+KERNEL = SquaredExponential(0.6)
+LAM = 0.05
+# (arm, number of evaluations) of six epochs; arm 4 comes back, so the posterior must merge it.
+EPOCHS = [(4, 3), (17, 1), (30, 12), (4, 5), (8, 2), (17, 20)]
+
+
+def _observations(seed=1):
+    rng = np.random.default_rng(seed)
+    return [(arm, VALUES[arm] + 0.2 * rng.standard_normal(n)) for arm, n in EPOCHS]
+
+
+def _incremental():
+    posterior = UniqueArmPosterior(KERNEL, ARMS, LAM)
+    for arm, y in _observations():
+        posterior.add(arm, len(y), y.sum())
+    return posterior
+
+
+def test_incremental_posterior_equals_the_naive_gp_on_the_expanded_rows():
+    rows = np.concatenate([[arm] * len(y) for arm, y in _observations()])
+    y_rows = np.concatenate([y for _, y in _observations()])
+    naive = GaussianProcess(KERNEL, LAM).fit(ARMS[rows], y_rows)
+    mean, std = naive.predict(ARMS, return_std=True)
+    posterior = _incremental()
+    np.testing.assert_allclose(posterior.mean, mean, atol=1e-10)
+    np.testing.assert_allclose(posterior.variance, std**2, atol=1e-10)
+    expanded_logdet = np.linalg.slogdet(np.eye(len(rows)) + KERNEL(ARMS[rows]) / LAM)[1]
+    assert posterior.logdet == pytest.approx(expanded_logdet, rel=1e-10)
+
+
+def test_incremental_posterior_equals_the_batch_form():
+    incremental = _incremental()
+    mean, variance, logdet = incremental.mean.copy(), incremental.variance.copy(), incremental.logdet
+    batch = incremental.recompute()
+    np.testing.assert_allclose(batch.mean, mean, atol=1e-10)
+    np.testing.assert_allclose(batch.variance, variance, atol=1e-10)
+    assert batch.logdet == pytest.approx(logdet, rel=1e-10)
+
+
+def test_repeated_arms_are_merged_into_one_unique_candidate():
+    posterior = _incremental()
+    assert posterior.n_unique == 4
+    np.testing.assert_array_equal(posterior.counts, [8, 21, 12, 2])
+
+
+def _pull(arm, n, rng):
+    return VALUES[arm] + 0.2 * rng.standard_normal(n)
+
+
+@pytest.mark.parametrize("acquisition", ["UCB", "EI"])
+def test_no_posterior_variance_shrinks_by_more_than_c_squared_in_an_epoch(acquisition):
+    threshold = 1.2
+    record = mini_meta(KERNEL, ARMS, _pull, LAM, 400, np.random.default_rng(3), acquisition=acquisition,
+                       threshold=threshold)
+    ruled = [ratio for ratio, unclamped in zip(record.variance_ratio, record.unclamped) if unclamped]
+    assert ruled and max(ruled) <= threshold**2 * (1 + 1e-9)
+
+
+@pytest.mark.parametrize("acquisition", ["UCB", "EI"])
+def test_the_number_of_switches_obeys_lemma_4_3(acquisition):
+    threshold = 1.1
+    record = mini_meta(KERNEL, ARMS, _pull, LAM, 500, np.random.default_rng(4), acquisition=acquisition,
+                       threshold=threshold)
+    assert sum(record.lengths) == 500
+    assert len(record.arms) <= switch_bound(record.logdet, threshold, LAM)
+
+
+def test_the_sequential_variant_switches_every_step():
+    record = mini_meta(KERNEL, ARMS, _pull, LAM, 60, np.random.default_rng(5), sequential=True)
+    assert record.lengths == [1] * 60
+
+
+def test_mini_meta_evaluates_far_fewer_unique_arms_than_steps():
+    record = mini_meta(KERNEL, ARMS, _pull, LAM, 2000, np.random.default_rng(6), threshold=1.5)
+    assert len(set(record.arms)) < len(record.arms) < 2000
+
+
+def test_expected_improvement_is_nonnegative_and_zero_where_the_posterior_is_certain():
+    posterior = _incremental()
+    posterior.variance[5] = 0.0
+    values = expected_improvement(posterior, beta=2.0)
+    assert np.all(values >= 0) and values[5] == 0.0
+
+
+def test_greedy_without_exploration_keeps_the_best_empirical_arm():
+    def deterministic(arm, n, rng):
+        return np.full(n, VALUES[arm])
+
+    arms = epsilon_greedy(deterministic, len(ARMS), 30, np.random.default_rng(7), a=0.0)
+    assert np.all(arms == arms[0])
+
+
+def test_bad_settings_name_the_parameter():
+    with pytest.raises(ValueError, match="lam"):
+        UniqueArmPosterior(KERNEL, ARMS, 0.0)
+    with pytest.raises(ValueError, match="threshold"):
+        mini_meta(KERNEL, ARMS, _pull, LAM, 10, np.random.default_rng(0), threshold=1.0)
+    with pytest.raises(ValueError, match="acquisition"):
+        mini_meta(KERNEL, ARMS, _pull, LAM, 10, np.random.default_rng(0), acquisition="PI")
+
+
+def test_a_hallucinated_evaluation_shrinks_the_variance_as_a_real_one_and_keeps_the_mean():
+    real, hallucinated = _incremental(), _incremental()
+    mean = hallucinated.mean.copy()
+    real.add(9, 2, 1.7)
+    hallucinated.add(9, 2, None)
+    np.testing.assert_allclose(hallucinated.variance, real.variance, atol=1e-12)
+    np.testing.assert_array_equal(hallucinated.mean, mean)
+
+
+def test_gp_bucb_spends_the_horizon_in_batches_of_several_arms():
+    threshold = 1.1
+    record = gp_bucb(KERNEL, ARMS, _pull, LAM, 300, np.random.default_rng(8), threshold=threshold)
+    assert len(record.arms) == 300 == sum(record.batch_sizes)
+    assert max(record.batch_sizes) > 1  # the rule batched once the posterior was tight
+
+
+def test_nystrom_posterior_on_every_pulled_arm_is_the_exact_posterior():
+    exact = _incremental()
+    nystrom = NystromPosterior(KERNEL, ARMS, LAM)
+    for arm, y in _observations():
+        for value in y:
+            nystrom.observe(arm, value)
+    nystrom.fit(np.array(exact.unique))
+    np.testing.assert_allclose(nystrom.mean, exact.mean, atol=1e-8)
+    np.testing.assert_allclose(nystrom.variance * LAM, exact.variance, atol=1e-8)
+
+
+@pytest.mark.parametrize("batched", [True, False])
+def test_bkb_and_bbkb_spend_exactly_the_horizon(batched):
+    record = batch_bkb(KERNEL, ARMS, _pull, LAM, 120, np.random.default_rng(9), threshold=1.2, batched=batched)
+    assert len(record.arms) == 120 == sum(record.batch_sizes)
+    assert batched or set(record.batch_sizes) == {1}
+
+
+def test_abbkb_batch_closes_with_the_arm_that_pushes_the_variance_ratio_past_c():
+    threshold = 1.3
+    posterior = NystromPosterior(KERNEL, ARMS, LAM)
+    rng = np.random.default_rng(10)
+    for arm in rng.integers(0, len(ARMS), 400):
+        posterior.observe(arm, _pull(arm, 1, rng)[0])
+    posterior.fit(np.flatnonzero(posterior.counts))
+    batch = bbkb_batch(posterior, 0.5, threshold, rng)
+    ratios = 1.0 + np.cumsum(posterior.variance[batch])
+    assert len(batch) > 1 and np.all(ratios[:-1] <= threshold) and ratios[-1] > threshold
