@@ -199,6 +199,30 @@ class EpochRecord:
     batch_sizes: list = field(default_factory=list)
     logdet: float = 0.0
 
+    def add_batch(self, batch, seconds):
+        """Record a batch of arms evaluated once each, all stamped with ``seconds``."""
+        self.arms += batch
+        self.lengths += [1] * len(batch)
+        self.seconds += [seconds] * len(batch)
+        self.batch_sizes.append(len(batch))
+
+
+class AlgorithmClock:
+    """CPU seconds spent by an algorithm since it started, its evaluations of f excluded."""
+
+    def __init__(self):
+        self.started, self.excluded = time.process_time(), 0.0
+
+    def pull(self, pull, arm, n_evaluations, rng):
+        """``pull(arm, n_evaluations, rng)``, its time not counted."""
+        before = time.process_time()
+        values = pull(arm, n_evaluations, rng)
+        self.excluded += time.process_time() - before
+        return values
+
+    def seconds(self):
+        return time.process_time() - self.started - self.excluded
+
 
 def mini_meta(kernel, arms, pull, lam, horizon, rng, *, acquisition="UCB", threshold=1.1, norm_bound=1.0,
               delta=0.5, sequential=False, first_arm=None):
@@ -226,17 +250,14 @@ def mini_meta(kernel, arms, pull, lam, horizon, rng, *, acquisition="UCB", thres
         raise ValueError(f"threshold C must be > 1; got {threshold!r}.")
     posterior = UniqueArmPosterior(kernel, arms, lam)
     record = EpochRecord([], [], [], [], [])
-    clock = time.process_time()
-    spent, step = 0.0, 0
+    clock, step = AlgorithmClock(), 0
     arm = int(rng.integers(len(arms))) if first_arm is None else int(first_arm)
     length, unclamped = 1, False
     while step < horizon:
         before = posterior.variance.copy()
-        started = time.process_time()
-        values = pull(arm, length, rng)
-        spent -= time.process_time() - started  # the pulls are the environment's time, not the algorithm's
+        values = clock.pull(pull, arm, length, rng)
         posterior.add(arm, length, float(np.sum(values)))
-        record.seconds.append(spent + time.process_time() - clock)
+        record.seconds.append(clock.seconds())
         step += length
         record.arms.append(arm)
         record.lengths.append(length)
@@ -308,22 +329,15 @@ def gp_bucb(kernel, arms, pull, lam, horizon, rng, *, threshold=1.1, norm_bound=
     if not threshold > 1:
         raise ValueError(f"threshold C must be > 1; got {threshold!r}.")
     posterior = UniqueArmPosterior(kernel, arms, lam)
-    record = EpochRecord([], [], [], [], [])
-    clock, spent = time.process_time(), 0.0
+    record, clock = EpochRecord([], [], [], [], []), AlgorithmClock()
     batch = [int(rng.integers(len(arms))) if first_arm is None else int(first_arm)]
     step = 0
     while step < horizon:
         batch = batch[: horizon - step]
-        started = time.process_time()
-        values = [pull(arm, 1, rng)[0] for arm in batch]
-        spent -= time.process_time() - started
-        for arm, value in zip(batch, values):
-            posterior.add(arm, 1, value)
-        record.seconds += [spent + time.process_time() - clock] * len(batch)
-        record.batch_sizes.append(len(batch))
+        for arm in batch:
+            posterior.add(arm, 1, clock.pull(pull, arm, 1, rng)[0])
+        record.add_batch(batch, clock.seconds())
         step += len(batch)
-        record.arms += batch
-        record.lengths += [1] * len(batch)
         if step >= horizon:
             break
         beta = beta_frequentist(posterior.logdet, norm_bound, delta)
@@ -420,17 +434,13 @@ def batch_bkb(kernel, arms, pull, lam, horizon, rng, *, threshold=1.1, norm_boun
     if not threshold > 1:
         raise ValueError(f"threshold C must be > 1; got {threshold!r}.")
     posterior = NystromPosterior(kernel, arms, lam)
-    record = EpochRecord([], [], [], [], [])
-    clock, spent = time.process_time(), 0.0
+    record, clock = EpochRecord([], [], [], [], []), AlgorithmClock()
     batch = [int(rng.integers(len(arms))) if first_arm is None else int(first_arm)]
     information, step = 0.0, 0
     while step < horizon:
         batch = batch[: horizon - step]
-        started = time.process_time()
-        values = [pull(arm, 1, rng)[0] for arm in batch]
-        spent -= time.process_time() - started
-        for arm, value in zip(batch, values):
-            posterior.observe(arm, value)
+        for arm in batch:
+            posterior.observe(arm, clock.pull(pull, arm, 1, rng)[0])
         if step == 0:
             dictionary = np.array(batch)
         else:
@@ -442,10 +452,7 @@ def batch_bkb(kernel, arms, pull, lam, horizon, rng, *, threshold=1.1, norm_boun
         step += len(batch)
         if not batched:
             information = np.log(step) * (posterior.counts * posterior.variance).sum()
-        record.seconds += [spent + time.process_time() - clock] * len(batch)
-        record.arms += batch
-        record.lengths += [1] * len(batch)
-        record.batch_sizes.append(len(batch))
+        record.add_batch(batch, clock.seconds())
         if step >= horizon:
             break
         scale = threshold if batched else 1.0
