@@ -164,3 +164,14 @@ def test_abbkb_batch_closes_with_the_arm_that_pushes_the_variance_ratio_past_c()
     batch = bbkb_batch(posterior, 0.5, threshold, rng)
     ratios = 1.0 + np.cumsum(posterior.variance[batch])
     assert len(batch) > 1 and np.all(ratios[:-1] <= threshold) and ratios[-1] > threshold
+
+
+@pytest.mark.parametrize("acquisition", ["UCB", "EI"])
+def test_the_switches_obey_the_first_step_of_lemma_4_3(acquisition):
+    # h (C^2 - 1) <= 2 sum_j sigma~^2_j B_j over the epochs, the truncated last one excluded.
+    threshold = 1.1
+    record = mini_meta(KERNEL, ARMS, _pull, LAM, 700, np.random.default_rng(11), acquisition=acquisition,
+                       threshold=threshold)
+    variances, lengths = np.array(record.chosen_variance[:-1]), np.array(record.lengths[:-1])
+    assert len(variances) * (threshold**2 - 1) <= 2 * np.sum(variances * lengths) + 1e-9
+    assert min(record.variance_ratio) >= 1.0

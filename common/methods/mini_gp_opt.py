@@ -186,7 +186,9 @@ class EpochRecord:
     ``unclamped`` marks epochs whose length came from the switching rule
     (neither clamped up to 1 nor cut by the horizon), for which Corollary A.2
     bounds the variance ratio; ``variance_ratio`` is the largest
-    sigma^2_before / sigma^2_after over the arms in each epoch. A batch
+    sigma^2_before / sigma^2_after over the arms in each epoch, and
+    ``chosen_variance`` sigma~^2 of the epoch's arm when it was chosen (the
+    first arm: its prior value). A batch
     method records each batch element as an epoch of length 1, and the number
     of arms of each batch in ``batch_sizes``.
     """
@@ -196,6 +198,7 @@ class EpochRecord:
     seconds: list
     unclamped: list
     variance_ratio: list
+    chosen_variance: list = field(default_factory=list)
     batch_sizes: list = field(default_factory=list)
     logdet: float = 0.0
 
@@ -255,6 +258,7 @@ def mini_meta(kernel, arms, pull, lam, horizon, rng, *, acquisition="UCB", thres
     length, unclamped = 1, False
     while step < horizon:
         before = posterior.variance.copy()
+        record.chosen_variance.append(posterior.variance[arm] / lam)
         values = clock.pull(pull, arm, length, rng)
         posterior.add(arm, length, float(np.sum(values)))
         record.seconds.append(clock.seconds())
