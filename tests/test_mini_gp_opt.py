@@ -107,8 +107,8 @@ def test_greedy_without_exploration_keeps_the_best_empirical_arm():
     def deterministic(arm, n, rng):
         return np.full(n, VALUES[arm])
 
-    arms = epsilon_greedy(deterministic, len(ARMS), 30, np.random.default_rng(7), a=0.0)
-    assert np.all(arms == arms[0])
+    arms = epsilon_greedy(deterministic, len(ARMS), 30, np.random.default_rng(7), a=0.0).arms
+    assert arms == [arms[0]] * 30
 
 
 def test_bad_settings_name_the_parameter():
@@ -175,3 +175,27 @@ def test_the_switches_obey_the_first_step_of_lemma_4_3(acquisition):
     variances, lengths = np.array(record.chosen_variance[:-1]), np.array(record.lengths[:-1])
     assert len(variances) * (threshold**2 - 1) <= 2 * np.sum(variances * lengths) + 1e-9
     assert min(record.variance_ratio) >= 1.0
+
+
+def _bbob_config(method, T=80):
+    from common.experiments import mini_gp_opt as experiment
+    params = {**experiment.SCALES["smoke"], "scale": "smoke", "bbob_methods": [method], "T": T}
+    return next(config for config in experiment.make_grid(params) if config["experiment"] == "bbob")
+
+
+@pytest.mark.parametrize("method", ["MINI-GP-UCB", "GP-BUCB", "BBKB", "epsilon-greedy"])
+def test_a_run_stores_consistent_curves(method):
+    from common.experiments import mini_gp_opt as experiment
+    result = experiment.run(_bbob_config(method))
+    steps = result["step"]
+    assert steps[0] == 1 and steps[-1] == 80
+    assert np.all(np.diff(result["unique"]) >= 0) and np.all(result["unique"] <= result["switches"])
+    assert np.all(result["switches"] <= steps) and np.all(result["normalized_regret"] >= 0)
+
+
+@pytest.mark.parametrize("method", ["MINI-GP-EI", "BBKB"])
+def test_a_run_cut_short_is_a_prefix_of_the_full_run(method):
+    from common.experiments import mini_gp_opt as experiment
+    full, prefix = experiment.run(_bbob_config(method)), experiment.run(_bbob_config(method), iterations=30)
+    for name in ("step", "normalized_regret", "unique", "switches"):
+        np.testing.assert_array_equal(prefix[name], full[name][:30])

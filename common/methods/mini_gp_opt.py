@@ -289,31 +289,31 @@ def switch_bound(logdet, threshold, lam, kappa2=1.0):
     return 2.0 * threshold**2 / (threshold**2 - 1.0) * (1.0 + kappa2 / lam) * logdet
 
 
-def epsilon_greedy(values_pull, n_arms, horizon, rng, a=1.0, b=0.5):
+def epsilon_greedy(pull, n_arms, horizon, rng, a=1.0, b=0.5):
     """epsilon-greedy on the arms: with probability min(1, a / t^b) a uniform arm, else the best empirical mean.
 
     Parameters
     ----------
-    values_pull : callable ``pull(arm, n, rng) -> (n,)``.
+    pull : callable ``pull(arm, n, rng) -> (n,)``.
     n_arms, horizon : int
     a, b : float, the schedule epsilon_t = min(1, a / t^b).
 
     Returns
     -------
-    arms : (horizon,) int array, the arm of every step.
+    EpochRecord, one epoch of length 1 per step.
     """
     sums, counts = np.zeros(n_arms), np.zeros(n_arms)
-    chosen = np.empty(horizon, dtype=int)
+    record, clock = EpochRecord([], [], [], [], []), AlgorithmClock()
     for t in range(1, horizon + 1):
         pulled = np.flatnonzero(counts)
         if pulled.size == 0 or rng.random() < min(1.0, a / t**b):
             arm = int(rng.integers(n_arms))
         else:
             arm = int(pulled[argmax_random_ties(sums[pulled] / counts[pulled], rng)])
-        sums[arm] += values_pull(arm, 1, rng)[0]
+        sums[arm] += clock.pull(pull, arm, 1, rng)[0]
         counts[arm] += 1
-        chosen[t - 1] = arm
-    return chosen
+        record.add_batch([arm], clock.seconds())
+    return record
 
 
 def gp_bucb(kernel, arms, pull, lam, horizon, rng, *, threshold=1.1, norm_bound=1.0, delta=0.5, first_arm=None):

@@ -1,0 +1,163 @@
+"""Experiments of "Scaling GP Optimization by Evaluating a Few Unique Candidates Multiple Times" (Calandriello et al.).
+
+Every problem is a finite set of arms with noisy pulls; every GP method uses
+the Gaussian kernel k = exp(-||x - x'||^2 / (2 l^2)), the paper's oracle
+lambda (the 90th percentile over the arms of the noise std, §5), F = 1 and
+delta = 0.5, and every method of a repetition starts from the same uniformly
+random arm. Two blocks:
+
+* ``nas``: the NAS-Bench-101 substitute (``nascell19-digits``: random-feature
+  CNN cells on scikit-learn's digits; NAS-Bench-101 cannot be had offline),
+  the main-text figure, panels (a)-(e).
+* ``bbob``: the noisy BBOB functions f104, f116, f122 and the separable
+  Rastrigin f3 on the 22^3 grid of [-5, 5]^3 (Figs. 3 and 4).
+
+Hyperparameters are fixed, not grid-searched per method: l^2 is
+``bandwidth_factor`` times the median squared distance between arms, C = 1.1,
+epsilon-greedy a = 1, b = 0.5 (Table 1's values for the parameters that carry
+over to another benchmark). A run stores its curves at about 150
+log-spaced steps, not per step (T = 10,000 at paper scale).
+"""
+import numpy as np
+
+from common.kernels import SquaredExponential
+from common.methods.mini_gp_opt import batch_bkb, epsilon_greedy, gp_bucb, mini_meta
+from common.problems.bbob_grid import BBOBGrid
+from common.problems.nas_cells import NASCellsDigits
+from common.seeding import make_rng
+
+PAPER = "mini_gp_opt"
+# Raise whenever a change alters the numbers of a run; cached runs of another version are recomputed.
+CODE_VERSION = 1
+NOTEBOOK = "mini_gp_opt.ipynb"
+TITLE = "Calandriello et al.: Scaling GP optimization by evaluating a few unique candidates (MINI-GP-UCB/EI)"
+OUTPUTS = ["Fig. 1-2 (a)-(e)", "Table 1", "Fig. 3", "Fig. 4"]
+
+BBOB_PROBLEMS = {"Rosenbrock f104": 104, "Ellipsoid f116": 116, "Schaffer f122": 122, "Separable Rastrigin f3": 3}
+NAS_PROBLEM = "NAS (digits substitute)"
+METHODS = ("MINI-GP-UCB", "MINI-GP-EI", "GP-UCB", "GP-BUCB", "BBKB", "BKB", "epsilon-greedy")
+N_CHECKPOINTS = 150
+
+_PAPER = dict(
+    nas_methods=["MINI-GP-UCB", "MINI-GP-EI", "GP-UCB", "GP-BUCB", "BBKB", "epsilon-greedy"],
+    bbob_problems=list(BBOB_PROBLEMS), bbob_methods=["MINI-GP-UCB", "MINI-GP-EI", "GP-UCB", "GP-BUCB", "BBKB",
+                                                     "epsilon-greedy"],
+    T=10_000, n_seeds=40, threshold=1.1, bandwidth_factor=1.0, noise_beta=0.01, epsilon_a=1.0, epsilon_b=0.5,
+)
+SCALES = {
+    "smoke": {**_PAPER, "nas_methods": ["MINI-GP-UCB", "GP-UCB", "epsilon-greedy"], "bbob_problems": ["Ellipsoid f116"],
+              "bbob_methods": ["MINI-GP-UCB", "epsilon-greedy"], "T": 60, "n_seeds": 1},
+    "quick": {**_PAPER, "bbob_problems": ["Ellipsoid f116"], "bbob_methods": ["MINI-GP-UCB", "MINI-GP-EI", "GP-UCB",
+                                                                             "epsilon-greedy"],
+              "T": 1500, "n_seeds": 3},
+    "paper": _PAPER,
+}
+PUBLISHED = {"scale": "quick"}
+
+
+def _check_threshold(value):
+    """a number C with 1 < C <= 4"""
+    return isinstance(value, (int, float)) and 1 < value <= 4
+
+
+ALLOWED = {
+    "nas_methods": list(METHODS), "bbob_problems": list(BBOB_PROBLEMS), "bbob_methods": list(METHODS),
+    "T": range(2, 100_001), "n_seeds": range(1, 201), "threshold": _check_threshold,
+}
+
+
+def make_grid(params):
+    """All run configurations for resolved parameters."""
+    shared = {"paper": PAPER, "T": params["T"], "threshold": params["threshold"],
+              "bandwidth_factor": params["bandwidth_factor"], "noise_beta": params["noise_beta"],
+              "epsilon_a": params["epsilon_a"], "epsilon_b": params["epsilon_b"]}
+    blocks = [("nas", NAS_PROBLEM, params["nas_methods"])]
+    blocks += [("bbob", problem, params["bbob_methods"]) for problem in params["bbob_problems"]]
+    return [{**shared, "experiment": experiment, "problem": problem, "method": method, "seed": seed}
+            for experiment, problem, methods in blocks for method in methods for seed in range(params["n_seeds"])]
+
+
+def make_problem(config):
+    if config["problem"] == NAS_PROBLEM:
+        return NASCellsDigits()
+    return BBOBGrid(BBOB_PROBLEMS[config["problem"]], noise_beta=config["noise_beta"])
+
+
+def median_squared_distance(arms, sample=2000):
+    """The median of ||a - a'||^2 over pairs of arms (over a fixed sample of them when there are more)."""
+    chosen = arms if len(arms) <= sample else arms[np.random.default_rng(0).choice(len(arms), sample, replace=False)]
+    squared = np.sum((chosen[:, None, :] - chosen[None, :, :]) ** 2, axis=-1)
+    return float(np.median(squared[np.triu_indices(len(chosen), 1)]))
+
+
+def checkpoints(horizon):
+    """About :data:`N_CHECKPOINTS` log-spaced steps from 1 to ``horizon``, where the curves are stored."""
+    return np.unique(np.round(np.geomspace(1, horizon, N_CHECKPOINTS)).astype(int))
+
+
+def run(config, iterations=None):
+    """One run; returns its curves at :func:`checkpoints` for the result store.
+
+    Parameters
+    ----------
+    config : dict
+        A configuration of :func:`make_grid`.
+    iterations : int, optional
+        Run only up to the ``iterations``-th checkpoint step. The arms chosen
+        up to a step do not depend on the horizon, so the curves are then a
+        prefix of the full run's.
+
+    Returns
+    -------
+    dict with, at each checkpoint step t: ``step``; ``normalized_regret``
+    (R_t / t divided by f* - mean f, the regret of uniformly random arms);
+    ``unique`` (q_t, distinct arms evaluated); ``switches`` (h_t, candidate
+    selections: epochs for MINI-META, steps for the others);
+    ``algorithm_seconds`` (CPU seconds of the algorithm, pulls excluded); and
+    the scalars ``lam`` and ``lengthscale``.
+    """
+    problem = make_problem(config)
+    steps = checkpoints(config["T"])
+    if iterations is not None:
+        steps = steps[:iterations]
+    horizon = int(steps[-1])
+    lam = problem.lam_p90
+    lengthscale = np.sqrt(config["bandwidth_factor"] * median_squared_distance(problem.arms))
+    kernel = SquaredExponential(lengthscale, 1.0)
+    rng = make_rng(PAPER, config["problem"], config["seed"], config["method"])
+    first_arm = int(make_rng(PAPER, config["problem"], config["seed"], "first arm").integers(len(problem.arms)))
+
+    def pull(arm, n_evaluations, generator):
+        return problem.pull(np.full(n_evaluations, arm), generator)
+
+    method, threshold = config["method"], config["threshold"]
+    if method in ("MINI-GP-UCB", "MINI-GP-EI", "GP-UCB"):
+        record = mini_meta(kernel, problem.arms, pull, lam, horizon, rng, threshold=threshold, first_arm=first_arm,
+                           acquisition="EI" if method == "MINI-GP-EI" else "UCB", sequential=method == "GP-UCB")
+    elif method == "GP-BUCB":
+        record = gp_bucb(kernel, problem.arms, pull, lam, horizon, rng, threshold=threshold, first_arm=first_arm)
+    elif method in ("BBKB", "BKB"):
+        record = batch_bkb(kernel, problem.arms, pull, lam, horizon, rng, threshold=threshold, first_arm=first_arm,
+                           batched=method == "BBKB")
+    else:
+        record = epsilon_greedy(pull, len(problem.arms), horizon, rng, a=config["epsilon_a"], b=config["epsilon_b"])
+    return {**curves_at(record, problem, steps), "lam": lam, "lengthscale": float(lengthscale)}
+
+
+def curves_at(record, problem, steps):
+    """Normalized R_t/t, q_t, h_t and CPU seconds at ``steps`` from a run's epochs."""
+    lengths = np.asarray(record.lengths)
+    arm_of_step = np.repeat(record.arms, lengths)
+    epoch_of_step = np.repeat(np.arange(len(lengths)), lengths)
+    regret = problem.optimal_value - problem.values[arm_of_step]
+    average = np.cumsum(regret) / np.arange(1, len(regret) + 1)
+    first_seen = np.zeros(len(arm_of_step), dtype=bool)
+    first_seen[np.unique(arm_of_step, return_index=True)[1]] = True
+    index = steps - 1
+    return {
+        "step": steps,
+        "normalized_regret": average[index] / (problem.optimal_value - problem.mean_value),
+        "unique": np.cumsum(first_seen)[index],
+        "switches": epoch_of_step[index] + 1,
+        "algorithm_seconds": np.asarray(record.seconds)[epoch_of_step[index]],
+    }
