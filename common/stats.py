@@ -67,6 +67,12 @@ class PairedComparison:
                 f"[{low:.3g}, {high:.3g}], p = {self.p_value:.2g}")
 
 
+def brief(comparison):
+    """One line for a verdict's reason, e.g. ``"14W/2T/4L p=0.021 better"`` (no outcome word when not significant)."""
+    marker = "" if comparison.outcome == "no significant difference" else f" {comparison.outcome}"
+    return f"{comparison.wins}W/{comparison.ties}T/{comparison.losses}L p={comparison.p_value:.2g}{marker}"
+
+
 def _as_paired_values(name, values):
     array = np.asarray(values, dtype=float)
     if array.ndim != 1:

@@ -165,13 +165,8 @@ def _label(problem, acquisition, tau0):
     return f"{problem} {experiment.method_label(acquisition, tau0)}"
 
 
-def _short(comparison):
-    marker = "" if comparison.outcome == "no significant difference" else f" {comparison.outcome}"
-    return f"{comparison.wins}W/{comparison.ties}T/{comparison.losses}L p={comparison.p_value:.2g}{marker}"
-
-
 def _cell_details(comparisons):
-    return "; ".join(f"{label} {_short(found) if found else 'not run'}" for label, found in comparisons.items())
+    return "; ".join(f"{label} {stats.brief(found) if found else 'not run'}" for label, found in comparisons.items())
 
 
 def _paper_means(numbers, problem, acquisition, tau0):

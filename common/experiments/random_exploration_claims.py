@@ -107,13 +107,8 @@ def _paired(a, b, higher_is_better):
     return stats.paired_comparison(a[seeds].to_numpy(), b[seeds].to_numpy(), higher_is_better=higher_is_better)
 
 
-def _short(comparison):
-    marker = "" if comparison.outcome == "no significant difference" else f" {comparison.outcome}"
-    return f"{comparison.wins}W/{comparison.ties}T/{comparison.losses}L p={comparison.p_value:.2g}{marker}"
-
-
 def _details(comparisons):
-    return "; ".join(f"{label}: {_short(found) if found else 'not run'}" for label, found in comparisons.items())
+    return "; ".join(f"{label}: {stats.brief(found) if found else 'not run'}" for label, found in comparisons.items())
 
 
 def _better_score(comparisons):
@@ -240,7 +235,7 @@ def uniform_fills_best(table, params, limits):
         means = values.groupby("method")["value"].mean()
         margin = 1 - means["UNIFORM"] / means["EXPLORE"]
         passed += stats.is_better(comparison) and margin >= limits["margin"]
-        details.append(f"{column}: {_short(comparison)}, UNIFORM {100 * margin:.1f}% below EXPLORE")
+        details.append(f"{column}: {stats.brief(comparison)}, UNIFORM {100 * margin:.1f}% below EXPLORE")
         ours[f"{column} UNIFORM / EXPLORE"] = means["UNIFORM"] / means["EXPLORE"]
     if not ran:
         return Evidence(None, "no fill-distance runs at these parameters")
