@@ -1,4 +1,4 @@
-"""The claims of the MINI-META paper (Calandriello et al. 2022, "Scaling GP Optimization ..."), declared before the runs.
+"""The claims of the MINI-META paper (Calandriello et al. 2022), declared before the runs.
 
 Each claim of the paper's text (§5, App. A, App. B) is one
 :class:`common.claims.ClaimSpec`. A claim about "both MINI-variants" is judged
