@@ -59,10 +59,35 @@ def test_the_switch_gap_must_grow(specs):
     assert verdict(specs["nas-switch-gap-MINI-GP-UCB"], flat) == "not reproduced"
 
 
-def test_speed_claims_wait_for_the_quiet_benchmark(specs):
+def test_speed_claims_wait_for_the_quiet_benchmark(specs, tmp_path, monkeypatch):
+    monkeypatch.setattr(mini_gp_opt_claims, "TIMING_RECORD", tmp_path / "not_recorded.csv")
     assert verdict(specs["nas-faster-MINI-GP-UCB"], nas_runs()) == "not run at this scale"
 
 
 def test_the_identities_of_appendix_a_are_verified(specs):
     for name in ("eq4-unique-posterior", "corollary-a2", "lemma-4-3"):
         assert verdict(specs[name], nas_runs()) == "verified"
+
+
+def _record(tmp_path, monkeypatch, seconds):
+    rows = [{"problem": problem, "method": name, "seed": seed, "T": PAPER_PARAMS["T"],
+             "algorithm_seconds": seconds(problem, name) + 0.01 * seed}
+            for problem in (experiment.NAS_PROBLEM, *experiment.BBOB_PROBLEMS)
+            for name in ("MINI-GP-UCB", "MINI-GP-EI", "GP-UCB", "BBKB") for seed in range(3)]
+    path = tmp_path / "timing.csv"
+    pd.DataFrame(rows).to_csv(path, index=False)
+    monkeypatch.setattr(mini_gp_opt_claims, "TIMING_RECORD", path)
+
+
+def test_faster_needs_every_repeat_faster_than_bbkb(specs, tmp_path, monkeypatch):
+    _record(tmp_path, monkeypatch, lambda problem, name: 1.0 if name.startswith("MINI") else 10.0)
+    assert verdict(specs["nas-faster-MINI-GP-UCB"], nas_runs()) == "reproduced"
+    _record(tmp_path, monkeypatch, lambda problem, name: 10.0)
+    assert verdict(specs["nas-faster-MINI-GP-UCB"], nas_runs()) == "not reproduced"
+
+
+def test_comparable_runtime_allows_a_quarter_more_time(specs, tmp_path, monkeypatch):
+    _record(tmp_path, monkeypatch, lambda problem, name: 1.2 if name.startswith("MINI") else 1.0)
+    assert verdict(specs["bbob-runtime-MINI-GP-EI"], nas_runs()) == "reproduced"
+    _record(tmp_path, monkeypatch, lambda problem, name: 2.0 if name.startswith("MINI") else 1.0)
+    assert verdict(specs["bbob-runtime-MINI-GP-EI"], nas_runs()) == "not reproduced"
