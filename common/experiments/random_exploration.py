@@ -290,15 +290,6 @@ def mean_and_sd(finals, column):
     return summary.reindex([m for m in METHODS if m in summary.index])
 
 
-def beta_sensitivity(table):
-    """Final mean simple regret of GP-UCB+ and GP-UCB with TWO (benchmark block) and SUP (beta block), same seeds."""
-    sup = final_runs(table, "beta")
-    two = final_runs(table, "benchmark")
-    two = two[two["method"].isin(["GP-UCB+", "GP-UCB"]) & two["seed"].isin(set(sup["seed"]))]
-    both = pd.concat([two, sup])
-    return both.groupby(["problem", "method", "beta"])["regret"].mean().unstack(["method", "beta"])
-
-
 def ablation_table(table, ablation, block, column, higher_is_better, ablation_label):
     """An ablation beside the block it varies, on the ablation's seeds: mean final values and a paired comparison.
 
