@@ -73,6 +73,25 @@ def brief(comparison):
     return f"{comparison.wins}W/{comparison.ties}T/{comparison.losses}L p={comparison.p_value:.2g}{marker}"
 
 
+def paired_by_seed(a, b, *, higher_is_better, **options):
+    """:func:`paired_comparison` of two per-seed Series on the seeds they share; None if they share none."""
+    seeds = a.index.intersection(b.index).sort_values()
+    if seeds.empty:
+        return None
+    return paired_comparison(a[seeds].to_numpy(), b[seeds].to_numpy(), higher_is_better=higher_is_better, **options)
+
+
+def better_share(comparisons):
+    """(cells significantly better - cells significantly worse) / cells; a cell that did not run (None) counts 0."""
+    found = [c for c in comparisons if c is not None]
+    return (sum(is_better(c) for c in found) - sum(c.outcome == "worse" for c in found)) / len(comparisons)
+
+
+def no_worse_share(comparisons):
+    """Share of cells not significantly worse; a cell that did not run (None) counts as not shown."""
+    return sum(c is not None and is_no_worse(c) for c in comparisons) / len(comparisons)
+
+
 def _as_paired_values(name, values):
     array = np.asarray(values, dtype=float)
     if array.ndim != 1:

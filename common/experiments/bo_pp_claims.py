@@ -130,11 +130,7 @@ def _values_by_seed(finals, problem, acquisition, tau0):
 
 
 def _paired(pseudo_points, plain, higher_is_better, **options):
-    seeds = pseudo_points.index.intersection(plain.index).sort_values()
-    if seeds.empty:
-        return None
-    return stats.paired_comparison(pseudo_points[seeds].to_numpy(), plain[seeds].to_numpy(),
-                                   higher_is_better=higher_is_better, **options)
+    return stats.paired_by_seed(pseudo_points, plain, higher_is_better=higher_is_better, **options)
 
 
 def compare_cells(table, block_name, cells):

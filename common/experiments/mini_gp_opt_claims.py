@@ -71,10 +71,7 @@ def _by_seed(values, problem, name):
 
 
 def _paired(a, b):
-    seeds = a.index.intersection(b.index).sort_values()
-    if seeds.empty:
-        return None
-    return stats.paired_comparison(a[seeds].to_numpy(), b[seeds].to_numpy(), higher_is_better=False)
+    return stats.paired_by_seed(a, b, higher_is_better=False)
 
 
 def comparisons_measure(block, column, pairs_of, score):
@@ -97,17 +94,6 @@ def comparisons_measure(block, column, pairs_of, score):
         reason = "; ".join(f"{label}: {stats.brief(c) if c else 'not run'}" for label, c in found.items())
         return Evidence(score(list(found.values())), reason, ours=ours)
     return measure
-
-
-def better_share(comparisons):
-    """(significantly better - significantly worse) / cells."""
-    return (sum(c is not None and stats.is_better(c) for c in comparisons)
-            - sum(c is not None and c.outcome == "worse" for c in comparisons)) / len(comparisons)
-
-
-def no_harm_share(comparisons):
-    """Share of cells where ours is not significantly worse."""
-    return sum(c is not None and stats.is_no_worse(c) for c in comparisons) / len(comparisons)
 
 
 def not_better_share(comparisons):
@@ -247,7 +233,7 @@ def claim_specs():
                 f"final normalized R_T/T on the NAS substitute, {variant} against BBKB",
                 "1 if not significantly worse (a claim of no harm), else 0",
                 comparisons_measure("nas", "normalized_regret", lambda params, v=variant: [(nas, v, "BBKB")],
-                                    no_harm_share), min_scale="paper", block="nas"),
+                                    stats.no_worse_share), min_scale="paper", block="nas"),
             ClaimSpec(
                 f"nas-regret-vs-egreedy-{variant}", "Fig. (a)",
                 "[Both MINI-variants are] better than a tuned epsilon greedy", "§5",
@@ -255,13 +241,14 @@ def claim_specs():
                 "Table 1's values, not re-tuned)",
                 "1 if significantly better, -1 if significantly worse, else 0",
                 comparisons_measure("nas", "normalized_regret", lambda params, v=variant: [(nas, v, "epsilon-greedy")],
-                                    better_share), min_scale="paper", block="nas"),
+                                    stats.better_share), min_scale="paper", block="nas"),
             ClaimSpec(
                 f"nas-unique-{variant}", "Fig. (b)",
                 "MINI-GP-UCB and MINI-GP-EI still select an even smaller number of unique candidates [than BBKB]",
                 "§5", f"unique candidates q_T on the NAS substitute, {variant} against BBKB",
                 "1 if significantly fewer, -1 if significantly more, else 0",
-                comparisons_measure("nas", "unique", lambda params, v=variant: [(nas, v, "BBKB")], better_share),
+                comparisons_measure("nas", "unique", lambda params, v=variant: [(nas, v, "BBKB")],
+                                    stats.better_share),
                 min_scale="paper", block="nas"),
             ClaimSpec(
                 f"nas-faster-{variant}", "Fig. (c)",
@@ -293,7 +280,8 @@ def claim_specs():
                 "share of cells where it is not significantly worse (a claim of no harm)",
                 comparisons_measure("bbob", "normalized_regret", lambda params, v=variant: [
                     (problem, v, other) for problem in params["bbob_problems"] for other in ("GP-UCB", "BBKB")],
-                    no_harm_share), reproduced_at=1.0, partly_at=NO_HARM_PARTLY_AT, min_scale="paper", block="bbob"),
+                    stats.no_worse_share), reproduced_at=1.0, partly_at=NO_HARM_PARTLY_AT, min_scale="paper",
+                block="bbob"),
             ClaimSpec(
                 f"bbob-runtime-{variant}", "Fig. 4",
                 "our approach achieve[s] comparable runtime and regret to other state of the art GP-Opt methods",

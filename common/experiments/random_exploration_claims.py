@@ -93,18 +93,12 @@ def late_instantaneous_error(table):
         columns={"test_mse": "value"})
 
 
-def _by_seed(values, method, beta=None):
-    match = values[values["method"] == method]
-    if beta is not None:
-        match = match[match["beta"] == beta]
-    return match.set_index("seed")["value"]
+def _by_seed(values, method):
+    return values[values["method"] == method].set_index("seed")["value"]
 
 
 def _paired(a, b, higher_is_better):
-    seeds = a.index.intersection(b.index).sort_values()
-    if seeds.empty:
-        return None
-    return stats.paired_comparison(a[seeds].to_numpy(), b[seeds].to_numpy(), higher_is_better=higher_is_better)
+    return stats.paired_by_seed(a, b, higher_is_better=higher_is_better)
 
 
 def _details(comparisons):
@@ -112,23 +106,17 @@ def _details(comparisons):
 
 
 def _better_score(comparisons):
-    """(better - worse) / cells over the cells that ran, or None if none ran."""
-    found = [c for c in comparisons.values() if c is not None]
-    if not found:
-        return None
-    return (sum(stats.is_better(c) for c in found) - sum(c.outcome == "worse" for c in found)) / len(comparisons)
+    """:func:`common.stats.better_share` of a dict of cells, or None if no cell ran."""
+    return stats.better_share(list(comparisons.values())) if any(comparisons.values()) else None
 
 
 def _no_harm_score(comparisons):
-    found = [c for c in comparisons.values() if c is not None]
-    if not found:
-        return None
-    return sum(stats.is_no_worse(c) for c in found) / len(comparisons)
+    """:func:`common.stats.no_worse_share` of a dict of cells, or None if no cell ran."""
+    return stats.no_worse_share(list(comparisons.values())) if any(comparisons.values()) else None
 
 
 # --------------------------------------------------------------------------- measures
-def new_method_versus_baselines(values_of, problems_of, higher_is_better, score, *, others=BASELINES, method,
-                                beta_of=lambda name: None):
+def new_method_versus_baselines(values_of, problems_of, higher_is_better, score, *, others=BASELINES, method):
     """``measure`` comparing one new method with each of ``others`` on each problem, seed by seed.
 
     ``values_of(table)`` gives the per-run values, ``problems_of(params)`` the
@@ -141,7 +129,7 @@ def new_method_versus_baselines(values_of, problems_of, higher_is_better, score,
             here = values[values["problem"] == problem]
             for other in others:
                 comparisons[f"{problem} {method} vs {other}"] = _paired(
-                    _by_seed(here, method, beta_of(method)), _by_seed(here, other, beta_of(other)), higher_is_better)
+                    _by_seed(here, method), _by_seed(here, other), higher_is_better)
         means = values.groupby(["problem", "method"])["value"].mean()
         ours = {f"{problem} {name}": means.get((problem, name)) for problem in problems_of(params)
                 for name in (method, *others)}

@@ -188,16 +188,16 @@ class EpochRecord:
     bounds the variance ratio; ``variance_ratio`` is the largest
     sigma^2_before / sigma^2_after over the arms in each epoch, and
     ``chosen_variance`` sigma~^2 of the epoch's arm when it was chosen (the
-    first arm: its prior value). A batch
+    first arm: its prior value); these three only MINI-META records. A batch
     method records each batch element as an epoch of length 1, and the number
     of arms of each batch in ``batch_sizes``.
     """
 
-    arms: list
-    lengths: list
-    seconds: list
-    unclamped: list
-    variance_ratio: list
+    arms: list = field(default_factory=list)
+    lengths: list = field(default_factory=list)
+    seconds: list = field(default_factory=list)
+    unclamped: list = field(default_factory=list)
+    variance_ratio: list = field(default_factory=list)
     chosen_variance: list = field(default_factory=list)
     batch_sizes: list = field(default_factory=list)
     logdet: float = 0.0
@@ -252,7 +252,7 @@ def mini_meta(kernel, arms, pull, lam, horizon, rng, *, acquisition="UCB", thres
     if not threshold > 1:
         raise ValueError(f"threshold C must be > 1; got {threshold!r}.")
     posterior = UniqueArmPosterior(kernel, arms, lam)
-    record = EpochRecord([], [], [], [], [])
+    record = EpochRecord()
     clock, step = AlgorithmClock(), 0
     arm = int(rng.integers(len(arms))) if first_arm is None else int(first_arm)
     length, unclamped = 1, False
@@ -303,7 +303,7 @@ def epsilon_greedy(pull, n_arms, horizon, rng, a=1.0, b=0.5):
     EpochRecord, one epoch of length 1 per step.
     """
     sums, counts = np.zeros(n_arms), np.zeros(n_arms)
-    record, clock = EpochRecord([], [], [], [], []), AlgorithmClock()
+    record, clock = EpochRecord(), AlgorithmClock()
     for t in range(1, horizon + 1):
         pulled = np.flatnonzero(counts)
         if pulled.size == 0 or rng.random() < min(1.0, a / t**b):
@@ -333,7 +333,7 @@ def gp_bucb(kernel, arms, pull, lam, horizon, rng, *, threshold=1.1, norm_bound=
     if not threshold > 1:
         raise ValueError(f"threshold C must be > 1; got {threshold!r}.")
     posterior = UniqueArmPosterior(kernel, arms, lam)
-    record, clock = EpochRecord([], [], [], [], []), AlgorithmClock()
+    record, clock = EpochRecord(), AlgorithmClock()
     batch = [int(rng.integers(len(arms))) if first_arm is None else int(first_arm)]
     step = 0
     while step < horizon:
@@ -351,8 +351,6 @@ def gp_bucb(kernel, arms, pull, lam, horizon, rng, *, threshold=1.1, norm_bound=
             batch.append(arm)
             ratio += posterior.variance[arm] / lam
             hallucinated.add(arm, 1, None)
-    record.unclamped = [False] * len(record.arms)
-    record.variance_ratio = [np.nan] * len(record.arms)
     record.logdet = posterior.logdet
     return record
 
@@ -438,7 +436,7 @@ def batch_bkb(kernel, arms, pull, lam, horizon, rng, *, threshold=1.1, norm_boun
     if not threshold > 1:
         raise ValueError(f"threshold C must be > 1; got {threshold!r}.")
     posterior = NystromPosterior(kernel, arms, lam)
-    record, clock = EpochRecord([], [], [], [], []), AlgorithmClock()
+    record, clock = EpochRecord(), AlgorithmClock()
     batch = [int(rng.integers(len(arms))) if first_arm is None else int(first_arm)]
     information, step = 0.0, 0
     while step < horizon:
@@ -465,8 +463,6 @@ def batch_bkb(kernel, arms, pull, lam, horizon, rng, *, threshold=1.1, norm_boun
             batch = bbkb_batch(posterior, beta, threshold, rng)
         else:
             batch = [argmax_random_ties(posterior.mean + beta * np.sqrt(posterior.variance), rng)]
-    record.unclamped = [False] * len(record.arms)
-    record.variance_ratio = [np.nan] * len(record.arms)
     return record
 
 
