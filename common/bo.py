@@ -139,7 +139,9 @@ def run_bo(objective, bounds, method, n_init, n_iterations, init_rng, method_rng
     Returns
     -------
     dict with X (n, d), y observed (n,), f noise-free (n,), best_so_far (n,) of f,
-    iteration (n,), wall_time (n,): seconds of the proposal that produced each point.
+    iteration (n,), wall_time (n,): seconds of the proposal that produced each point;
+    and, for methods that fit GP hyperparameters (``method.likelihood_failures``),
+    the number of likelihood evaluations whose factorization failed in the run.
     """
     if noise_std > 0 and noise_rng is None:
         raise ValueError("noise_rng is required when noise_std > 0.")
@@ -163,6 +165,8 @@ def run_bo(objective, bounds, method, n_init, n_iterations, init_rng, method_rng
     record = loop.record()
     record["f"] = np.concatenate(noise_free)
     record["best_so_far"] = np.maximum.accumulate(record["f"])
+    if hasattr(method, "likelihood_failures"):
+        record["likelihood_failures"] = method.likelihood_failures
     return record
 
 
@@ -209,12 +213,14 @@ class GPAcquisitionMethod:
         self.optimizer_options = dict(optimizer_options or {})
         self.name = name or acquisition
         self.last_gp = None
+        self.likelihood_failures = 0
 
     def fit_model(self, X, y, rng):
         """GP on the real observations, hyperparameters by warm-started MLE."""
         gp = GaussianProcess(self.kernel, **self.gp_options).fit(X, y)
         if self.fit_hyperparameters:
             gp.fit_hyperparameters(rng, n_restarts=self.mle_restarts, warm_start=True)
+            self.likelihood_failures += gp.likelihood_failures
             self.kernel = gp.kernel
             self.gp_options["noise_variance"] = gp.noise_variance
         return gp

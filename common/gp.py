@@ -15,13 +15,20 @@ Per-point noise makes two things exact that BO needs:
   sigma_n^2 / w, and its posterior equals the naive one on the w repeated rows;
 * cheap growth: adding one observation borders L in O(n^2) (no refit).
 """
+import warnings
+
 import numpy as np
-from scipy.linalg import LinAlgError, cho_solve, cholesky, solve_triangular
+from scipy.linalg import LinAlgError
+from scipy.linalg.blas import dtpsv
+from scipy.linalg.lapack import dpotrf, dpotri, dpotrs, dpptrs, dtrtrs
 from scipy.optimize import minimize
 
 from common.kernels.base import as_2d
 
 Y_TRANSFORMS = ("none", "center", "standardize")
+# The raw-moment variance E[y^2] - E[y]^2 keeps about 7 significant digits while it exceeds this ratio
+# times E[y]^2; below it the variance is recomputed about the mean (the cheap form keeps every cached bit).
+CANCELLATION_RATIO = 1e-8
 
 
 def jittered_cholesky(A, max_tries=8):
@@ -35,30 +42,118 @@ def jittered_cholesky(A, max_tries=8):
     L : ndarray, lower triangular with L L^T = A + jitter I
     jitter : float, the jitter that was added (0.0 if none was needed)
     """
-    try:
-        return cholesky(A, lower=True, check_finite=False), 0.0
-    except LinAlgError:
-        pass
+    factor, info = dpotrf(A, lower=1, clean=1)
+    if info == 0:
+        return factor, 0.0
     scale = max(float(np.mean(np.diag(A))), np.finfo(float).tiny)
     for k in range(max_tries):
         jitter = scale * 10.0 ** (k - 10)
-        try:
-            return cholesky(A + jitter * np.eye(len(A)), lower=True, check_finite=False), jitter
-        except LinAlgError:
-            continue
+        factor, info = dpotrf(A + jitter * np.eye(len(A)), lower=1, clean=1)
+        if info == 0:
+            return factor, jitter
     raise LinAlgError(
         f"K + noise is not positive definite even with jitter {jitter:.1e}; "
         "check the inputs for NaNs or increase noise_variance."
     )
 
 
-def unique_rows(X, y):
+# The LAPACK routines behind scipy.linalg's cholesky, solve_triangular and cho_solve, called directly: the same
+# numbers, without the input validation that costs more than the solve itself at BO sizes.
+def solve_lower(L, B):
+    """L^{-1} B for a lower-triangular L (what ``solve_triangular(L, B, lower=True)`` returns)."""
+    if L.flags.f_contiguous:
+        x, info = dtrtrs(L, B, lower=1)
+    else:  # LAPACK reads Fortran order: L as stored in C order is L^T, upper triangular
+        x, info = dtrtrs(L.T, B, lower=0, trans=1)
+    if info != 0:
+        raise LinAlgError(f"dtrtrs failed with info={info}: the factor is singular.")
+    return x
+
+
+def cholesky_solve(L, B):
+    """(L L^T)^{-1} B from the lower Cholesky factor L (what ``cho_solve((L, True), B)`` returns)."""
+    x, info = dpotrs(L, B, lower=1)
+    if info != 0:
+        raise LinAlgError(f"dpotrs failed with info={info}.")
+    return x
+
+
+def cholesky_inverse(L):
+    """(L L^T)^{-1} from a lower Cholesky factor L with zeros above its diagonal (as
+    :func:`jittered_cholesky` returns it), by LAPACK's dpotri: a third of the flops of
+    solving against the identity."""
+    inverse, info = dpotri(L, lower=1)
+    if info != 0:
+        raise LinAlgError(f"dpotri failed with info={info}: the factor is singular.")
+    # dpotri fills the lower triangle and leaves L's zeros above it.
+    symmetric = inverse + inverse.T
+    symmetric.flat[:: len(L) + 1] = inverse.diagonal()
+    return symmetric
+
+
+class GrowingCholesky:
+    """A lower Cholesky factor L that grows by one row per observation in O(n^2), without copying.
+
+    The rows of L are stored one after another in a flat buffer with spare
+    capacity: that is LAPACK's packed storage of U = L^T ("upper packed", column
+    j of U is row j of L), so bordering L appends n + 1 numbers, and the packed
+    triangular solves (BLAS dtpsv, LAPACK dpptrs) read the buffer in place. A
+    full factor costs an O(n^2) copy, which a contiguous (n + 1) x (n + 1) array
+    would pay at every observation.
+    """
+
+    def __init__(self, L):
+        n = len(L)
+        self.n = n
+        self.packed = np.empty(_packed_size(2 * n + 2))  # room to double before the first reallocation
+        self.packed[:_packed_size(n)] = L[np.tri(n, dtype=bool)]  # the rows of the lower triangle
+
+    def solve_lower(self, b):
+        """L^{-1} b, shape (n,)."""
+        return dtpsv(self.n, self.packed, np.array(b, dtype=float), lower=0, trans=1)
+
+    def solve(self, b):
+        """(L L^T)^{-1} b, shape (n,)."""
+        x, info = dpptrs(self.n, self.packed[:_packed_size(self.n)], np.array(b, dtype=float)[:, None], lower=0)
+        if info != 0:
+            raise LinAlgError(f"dpptrs failed with info={info}.")
+        return x[:, 0]
+
+    def append_row(self, row, diagonal):
+        """Border L with the row [row, diagonal]."""
+        start, end = _packed_size(self.n), _packed_size(self.n + 1)
+        if end > self.packed.size:
+            grown = np.empty(_packed_size(2 * self.n + 2))
+            grown[:start] = self.packed[:start]
+            self.packed = grown
+        self.packed[start:end - 1] = row
+        self.packed[end - 1] = diagonal
+        self.n += 1
+
+    def full(self):
+        """L as a lower-triangular (n, n) array."""
+        L = np.zeros((self.n, self.n))
+        L[np.tril_indices(self.n)] = self.packed[:_packed_size(self.n)]
+        return L
+
+
+def _packed_size(n):
+    return n * (n + 1) // 2
+
+
+class LikelihoodFailureWarning(RuntimeWarning):
+    """K + noise could not be factorized at some hyperparameters tried by the fit."""
+
+
+def unique_rows(X, y, return_inverse=False):
     """Group repeated inputs: unique rows, the mean of their y, and their counts.
 
     Returns
     -------
     X_unique : (q, d), y_mean : (q,), counts : (q,) int
         In the order of first appearance.
+    inverse : (n,) int, only with ``return_inverse``
+        The row of ``X_unique`` of each input row.
     """
     X = as_2d("X", X)
     y = np.asarray(y, dtype=float)
@@ -67,7 +162,12 @@ def unique_rows(X, y):
     inverse = inverse.reshape(-1)
     sums = np.bincount(inverse, weights=y, minlength=len(counts))
     order = np.argsort(first)
-    return X[first[order]], (sums / counts)[order], counts[order]
+    grouped = X[first[order]], (sums / counts)[order], counts[order]
+    if not return_inverse:
+        return grouped
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order))
+    return (*grouped, rank[inverse])
 
 
 class GaussianProcess:
@@ -103,9 +203,11 @@ class GaussianProcess:
         self.noise_bounds = noise_bounds
         self.y_transform = y_transform
         self.X = None
+        self._L = self._growing = None
+        self.likelihood_failures = 0
 
     # ------------------------------------------------------------------ data and fit
-    def fit(self, X, y, counts=None, y_squared_means=None):
+    def fit(self, X, y, counts=None, scatter=None):
         """Condition on data (hyperparameters unchanged).
 
         Parameters
@@ -116,10 +218,11 @@ class GaussianProcess:
             Number of repetitions behind each row: row i then has noise
             noise_variance / counts[i], which gives exactly the posterior of the
             expanded data set with counts[i] copies of X[i].
-        y_squared_means : (n,), optional
-            Mean of y^2 over the repetitions behind each row, so that the
-            "standardize" transform uses the spread of the individual
-            observations (as on the expanded data); see :meth:`fit_repeated`.
+        scatter : (n,), optional
+            S_i = sum_j (y_ij - y_i)^2 over the repetitions behind each row, in
+            the units of y: the spread within groups, which the "standardize"
+            transform and a fitted noise variance use (as on the expanded
+            data); see :meth:`fit_repeated`. Zero by default.
         """
         X = as_2d("X", X)
         y = np.asarray(y, dtype=float).reshape(-1)
@@ -128,13 +231,14 @@ class GaussianProcess:
         if not np.all(np.isfinite(y)):
             raise ValueError("y contains NaN or inf; drop or impute those observations first.")
         self.X, self._y_raw = X, y
+        self._pairwise = None
         self.counts = np.ones(len(y)) if counts is None else np.asarray(counts, dtype=float)
         if self.counts.shape != y.shape or np.any(self.counts <= 0):
             raise ValueError("counts must be positive with one entry per row of X.")
-        squares = y**2 if y_squared_means is None else np.asarray(y_squared_means, dtype=float)
-        self._moments = np.array([self.counts.sum(), self.counts @ y, self.counts @ squares])
-        # S_i = sum_j (y_ij - ybar_i)^2 of the repetitions behind each row, in the units of y.
-        self._scatter = np.maximum(self.counts * (squares - y**2), 0.0)
+        self._scatter = np.zeros(len(y)) if scatter is None else np.asarray(scatter, dtype=float)
+        if self._scatter.shape != y.shape or np.any(self._scatter < 0):
+            raise ValueError("scatter must be non-negative with one entry per row of X.")
+        self._moments = np.array([self.counts.sum(), self.counts @ y, self.counts @ y**2 + self._scatter.sum()])
         self._update_transform()
         self._factorize()
         return self
@@ -146,9 +250,11 @@ class GaussianProcess:
         points with their counts and mean values: O(q^3) instead of O(n^3), and
         the same posterior as :meth:`fit` on the rows.
         """
-        X_unique, y_mean, counts = unique_rows(X, y)
-        _, squares, _ = unique_rows(X, np.asarray(y, dtype=float) ** 2)
-        return self.fit(X_unique, y_mean, counts=counts, y_squared_means=squares)
+        y = np.asarray(y, dtype=float).reshape(-1)
+        X_unique, y_mean, counts, group = unique_rows(X, y, return_inverse=True)
+        # Deviations from the group means, so that the scatter keeps its digits however large the mean is.
+        scatter = np.bincount(group, weights=(y - y_mean[group]) ** 2, minlength=len(counts))
+        return self.fit(X_unique, y_mean, counts=counts, scatter=scatter)
 
     def _update_transform(self):
         """Transform of y from the moments of all individual observations."""
@@ -156,7 +262,11 @@ class GaussianProcess:
         mean = first / total if self.y_transform != "none" else 0.0
         scale = 1.0
         if self.y_transform == "standardize" and total > 1:
-            variance = max(second / total - (first / total) ** 2, 0.0)
+            variance = second / total - mean**2
+            if variance < CANCELLATION_RATIO * mean**2:
+                # The raw moments cancel (|mean| >> std): recompute about the mean, O(n).
+                variance = (self.counts @ (self._y_raw - mean) ** 2 + self._scatter.sum()) / total
+            variance = max(variance, 0.0)
             scale = np.sqrt(variance) if variance > 1e-300 else 1.0
         self.y_mean, self.y_scale = mean, scale
         self._y = (self._y_raw - mean) / scale
@@ -168,7 +278,20 @@ class GaussianProcess:
         K = self.kernel(self.X)
         K[np.diag_indices_from(K)] += self._noise_diagonal()
         self.L, self.jitter = jittered_cholesky(K)
-        self.alpha = cho_solve((self.L, True), self._y, check_finite=False)
+        # Packed now (O(n^2), a fraction of the O(n^3) factorization) so that add_observation copies nothing.
+        self._growing = GrowingCholesky(self._L)
+        self.alpha = cholesky_solve(self.L, self._y)
+
+    @property
+    def L(self):
+        """Lower Cholesky factor of K + Sigma (+ jitter I); unpacked on first use after :meth:`add_observation`."""
+        if self._L is None:
+            self._L = self._growing.full()
+        return self._L
+
+    @L.setter
+    def L(self, value):
+        self._L, self._growing = value, None
 
     def add_observation(self, x, y):
         """Add one observation in O(n^2) by bordering the Cholesky factor.
@@ -176,15 +299,17 @@ class GaussianProcess:
         With L L^T = K + Sigma, the new factor is [[L, 0], [l^T, delta]] with
         l = L^{-1} k(X, x) and delta^2 = k(x, x) + sigma_n^2 - l^T l. The result
         equals :meth:`fit` on the enlarged data (tested), without refitting the
-        hyperparameters.
+        hyperparameters. The factor grows in packed storage (:class:`GrowingCholesky`),
+        so an update copies nothing of size n^2.
         """
         if self.X is None:
             raise RuntimeError("call fit before add_observation.")
         x = np.asarray(x, dtype=float).reshape(1, -1)
         k_new = self.kernel(self.X, x)[:, 0]
-        l = solve_triangular(self.L, k_new, lower=True, check_finite=False)
-        delta2 = self.kernel.diag(x)[0] + self.noise_variance + self.jitter - l @ l
+        row = self._growing.solve_lower(k_new)  # l = L^{-1} k(X, x)
+        delta2 = self.kernel.diag(x)[0] + self.noise_variance + self.jitter - row @ row
         self.X = np.vstack([self.X, x])
+        self._pairwise = None
         self._y_raw = np.append(self._y_raw, float(y))
         self.counts = np.append(self.counts, 1.0)
         self._scatter = np.append(self._scatter, 0.0)
@@ -193,15 +318,9 @@ class GaussianProcess:
         if delta2 <= 0:  # x duplicates an input and there is no noise: refactorize with jitter
             self._factorize()
             return self
-        n = len(self.L)
-        # Fortran order, like LAPACK's factors: the copy is contiguous and cho_solve needs no conversion.
-        L = np.empty((n + 1, n + 1), order="F")
-        L[:n, :n] = self.L
-        L[:n, n] = 0.0
-        L[n, :n] = l
-        L[n, n] = np.sqrt(delta2)
-        self.L = L
-        self.alpha = cho_solve((self.L, True), self._y, check_finite=False)
+        self._growing.append_row(row, np.sqrt(delta2))
+        self._L = None
+        self.alpha = self._growing.solve(self._y)
         return self
 
     # ------------------------------------------------------------------ posterior
@@ -221,7 +340,7 @@ class GaussianProcess:
         mean = self.y_mean + self.y_scale * (Ks @ self.alpha)
         if not (return_std or return_cov):
             return mean
-        V = solve_triangular(self.L, Ks.T, lower=True, check_finite=False)
+        V = solve_lower(self.L, Ks.T)
         if return_cov:
             cov = self.kernel(X) - V.T @ V
             return mean, cov * self.y_scale**2
@@ -238,7 +357,7 @@ class GaussianProcess:
         x = np.asarray(x, dtype=float).reshape(-1)
         k = self.kernel(x[None, :], self.X)[0]
         dk = self.kernel.gradient_x(x, self.X)  # (n, d)
-        v = cho_solve((self.L, True), k, check_finite=False)
+        v = cholesky_solve(self.L, k)
         var = max(self.kernel.diag(x[None, :])[0] - k @ v, 0.0)
         std = np.sqrt(var)
         mean = self.y_mean + self.y_scale * (k @ self.alpha)
@@ -289,24 +408,25 @@ class GaussianProcess:
         """
         self._check_fitted()
         theta = self.theta if theta is None else np.asarray(theta, dtype=float)
-        n_kernel = self.kernel.n_dims
+        n_kernel = len(theta) if self.noise_bounds == "fixed" else len(theta) - 1
         kernel = self.kernel.with_theta(theta[:n_kernel])
         noise = self.noise_variance if self.noise_bounds == "fixed" else float(np.exp(theta[n_kernel]))
         noise_diagonal = noise / self.counts
+        if self._pairwise is None:  # theta-free, so computed once for all the likelihoods of a fit
+            self._pairwise = self.kernel.pairwise(self.X)
         if eval_gradient:
-            K, dK = kernel(self.X, eval_gradient=True)
-            if self.noise_bounds != "fixed":
-                dK = np.concatenate([dK, np.diag(noise_diagonal)[:, :, None]], axis=2)
+            K, contract = kernel.gram(self._pairwise, with_gradient=True)
         else:
-            K = kernel(self.X)
-        K[np.diag_indices_from(K)] += noise_diagonal
+            K = kernel.gram(self._pairwise)
+        K.flat[:: len(K) + 1] += noise_diagonal
         try:
-            L, _ = jittered_cholesky(K, max_tries=4)
+            L, jitter = jittered_cholesky(K, max_tries=4)
         except LinAlgError:
+            self.likelihood_failures += 1
             return (-np.inf, np.zeros_like(theta)) if eval_gradient else -np.inf
-        alpha = cho_solve((L, True), self._y, check_finite=False)
+        alpha = cholesky_solve(L, self._y)
         n = len(self._y)
-        value = -0.5 * self._y @ alpha - np.log(np.diag(L)).sum() - 0.5 * n * np.log(2 * np.pi)
+        value = -0.5 * self._y @ alpha - np.log(L.diagonal()).sum() - 0.5 * n * np.log(2 * np.pi)
         scatter = self._scatter.sum() / self.y_scale**2
         # Skipped when every row is a single observation (that value stays bit for bit what it was) and for
         # noise-free repetitions, whose expanded data set has no density.
@@ -316,8 +436,18 @@ class GaussianProcess:
                       - 0.5 * np.log(self.counts).sum())
         if not eval_gradient:
             return value
-        inner = np.outer(alpha, alpha) - cho_solve((L, True), np.eye(n), check_finite=False)
-        gradient = 0.5 * np.einsum("ij,jik->k", inner, dK)
+        W = np.outer(alpha, alpha) - cholesky_inverse(L)
+        gradient = contract(W)
+        if self.noise_bounds != "fixed":
+            gradient = np.append(gradient, np.diag(W) @ noise_diagonal)  # dK/d(log sigma_n^2) = diag(noise_i)
+        if jitter:
+            # The jitter is a fixed multiple of mean(diag(K + Sigma)), so it moves with the hyperparameters:
+            # d jitter / d theta_k = jitter / mean(diag) * mean(diag(dK / d theta_k)).
+            diagonal_gradient = contract(np.eye(n))
+            if self.noise_bounds != "fixed":
+                diagonal_gradient = np.append(diagonal_gradient, noise_diagonal.sum())
+            gradient = gradient + np.trace(W) * jitter / np.trace(K) * diagonal_gradient
+        gradient = 0.5 * gradient
         if repeats and self.noise_bounds != "fixed":
             gradient[-1] += 0.5 * scatter / noise - 0.5 * repeats  # d/d(log sigma_n^2) of the terms above
         return value, gradient
@@ -356,12 +486,19 @@ class GaussianProcess:
                 return 1e25, np.zeros_like(theta)
             return -value, -gradient
 
+        failures_before = self.likelihood_failures
         best_theta, best_value = None, np.inf
         for start in starts:
             result = minimize(negative, start, jac=True, method="L-BFGS-B", bounds=bounds,
                               options={"maxiter": maxiter})
             if result.fun < best_value:
                 best_theta, best_value = result.x, result.fun
+        failures = self.likelihood_failures - failures_before
+        if failures:
+            warnings.warn(f"K + noise could not be factorized at {failures} of the hyperparameters tried by the "
+                          f"fit (counted in likelihood_failures); the fit avoided them. If it ended at its start, "
+                          f"raise noise_variance or tighten the kernel's bounds.", LikelihoodFailureWarning,
+                          stacklevel=2)
         self._set_theta(best_theta)
         self._factorize()
         return self

@@ -271,35 +271,33 @@ class _Partition:
         total = self.total_cuts[:self.size]
         values = self.values[:self.size]
         group_key = total // self.dim if self.locally_biased else total
-        # Sorted by size (largest first), then by value (best first), then age.
-        order = np.lexsort((-values, group_key))
-        if total.max() == self.size_of_total.size - 1:
-            order = order[total[order] < self.size_of_total.size - 1]  # too small to cut
-        sorted_keys = group_key[order]
-        starts_group = np.empty(order.size, dtype=bool)
-        starts_group[:1] = True
-        np.not_equal(sorted_keys[1:], sorted_keys[:-1], out=starts_group[1:])
-        heads = order[starts_group]
-        sizes = self.size_of_total[total[heads]]
-        best_values = values[heads]
+        cuttable = total < self.size_of_total.size - 1
+        # The best value of each size group; keys ascend from the largest rectangles.
+        group_best = np.full(self.size_of_total.size, -np.inf)
+        np.maximum.at(group_best, group_key[cuttable], values[cuttable])
+        keys = np.flatnonzero(group_best > -np.inf)
+        best_values = group_best[keys]
+        sizes = self.size_of_total[keys * self.dim if self.locally_biased else keys]
 
-        n_groups = heads.size
-        # The identity keeps the diagonal finite; it is masked out below.
-        slopes = ((best_values[:, None] - best_values[None, :])
-                  / (sizes[None, :] - sizes[:, None] + np.eye(n_groups)))
-        larger = np.tri(n_groups, k=-1, dtype=bool)  # column i is larger than row j
+        size_gaps = sizes[None, :] - sizes[:, None]
+        np.fill_diagonal(size_gaps, 1.0)  # keeps the diagonal finite; it is masked out below
+        slopes = (best_values[:, None] - best_values[None, :]) / size_gaps
+        group_index = np.arange(keys.size)
+        larger = group_index[None, :] < group_index[:, None]  # column i is larger than row j
         rate_upper = np.where(larger, slopes, np.inf).min(axis=1)
         rate_lower = np.where(larger.T, slopes, -np.inf).max(axis=1)
         f_max = values.max()
         promises_improvement = best_values + rate_upper * sizes >= f_max + eps * abs(f_max)
         chosen_groups = (rate_upper > 0) & (rate_lower <= rate_upper) & promises_improvement
 
-        if self.locally_biased:
-            return heads[chosen_groups]
-        # Original DIRECT divides every rectangle tied with its group's best.
-        group_of_sorted = np.cumsum(starts_group) - 1
-        tied = values[order] == best_values[group_of_sorted]
-        return order[tied & chosen_groups[group_of_sorted]]
+        chosen_key = np.zeros(group_best.size, dtype=bool)
+        chosen_key[keys[chosen_groups]] = True
+        rows = np.flatnonzero(cuttable & chosen_key[group_key] & (values == group_best[group_key]))
+        if self.locally_biased:  # one per group: the oldest of its best
+            _, oldest = np.unique(group_key[rows], return_index=True)
+            return rows[oldest]
+        # Original DIRECT divides every rectangle tied with its group's best; largest groups first.
+        return rows[np.argsort(group_key[rows], kind="stable")]
 
     def divide(self, parents):
         """Trisect ``parents`` along their longest sides, evaluating all new centres at once."""
@@ -308,13 +306,16 @@ class _Partition:
         parent_of_pair, side_of_pair = np.nonzero(longest)
         parent_rows = parents[parent_of_pair]
         n_pairs = parent_rows.size
+        rows = slice(first_new, first_new + 2 * n_pairs)
         # A side cut k times has length 2 * 3**-k; the new centres sit a third
         # of it away from the parent's, pair after pair: c + delta e_i, c - delta e_i.
         delta = 2.0 * 3.0 ** -(self.cuts[parent_rows, side_of_pair] + 1.0)
-        new_centres = np.repeat(self.centres[parent_rows], 2, axis=0)
-        new_centres[np.arange(2 * n_pairs), np.repeat(side_of_pair, 2)] += (
-            np.stack([delta, -delta], axis=1).ravel())
-        new_values = self.evaluate(new_centres)
+        pairs = self.centres[rows].reshape(n_pairs, 2, dim)  # a view: written in place
+        pairs[:] = self.centres[parent_rows, None, :]
+        pair_index = np.arange(n_pairs)
+        pairs[pair_index, 0, side_of_pair] += delta
+        pairs[pair_index, 1, side_of_pair] -= delta
+        new_values = self.evaluate(self.centres[rows])
 
         # Within each parent, rank its sides by the better of their two
         # samples, best first; equal values keep coordinate order (stable).
@@ -331,10 +332,8 @@ class _Partition:
         # splits of rank > r, so they carry the cuts of ranks 0..r; the parent
         # keeps the middle piece, cut along every longest side.
         child_cuts = self.cuts[parent_rows] + (rank_of_side[parent_of_pair] <= rank[:, None])
-        rows = slice(first_new, first_new + 2 * n_pairs)
-        self.centres[rows] = new_centres
-        self.cuts[rows] = np.repeat(child_cuts, 2, axis=0)
-        self.total_cuts[rows] = np.repeat(self.total_cuts[parent_rows] + rank + 1, 2)
+        self.cuts[rows].reshape(n_pairs, 2, dim)[:] = child_cuts[:, None, :]
+        self.total_cuts[rows].reshape(n_pairs, 2)[:] = (self.total_cuts[parent_rows] + rank + 1)[:, None]
         self.values[rows] = new_values
         self.cuts[parents] += longest
         self.total_cuts[parents] += n_longest

@@ -1,10 +1,15 @@
-"""Exact GP: interpolation, agreement with scikit-learn, updates, repeated inputs, MLE."""
+"""Exact GP: interpolation, agreement with scikit-learn, updates, repeated inputs, MLE, numerics."""
+import warnings
+
 import numpy as np
 import pytest
+from scipy.linalg import LinAlgError, cho_solve, cholesky, solve_triangular
 from sklearn.gaussian_process import GaussianProcessRegressor
 from sklearn.gaussian_process.kernels import RBF, ConstantKernel, Matern as SklearnMatern
 
-from common.gp import GaussianProcess, jittered_cholesky
+from common import gp as gp_module
+from common.gp import (GaussianProcess, GrowingCholesky, LikelihoodFailureWarning, cholesky_inverse, cholesky_solve,
+                       jittered_cholesky, solve_lower)
 from common.kernels import Matern, SquaredExponential
 
 RNG = np.random.default_rng(42)
@@ -177,3 +182,75 @@ def test_noise_fitted_on_unique_inputs_equals_the_noise_fitted_on_the_rows():
         fits.append(getattr(gp, fit)(X_rows, y_rows).fit_hyperparameters(np.random.default_rng(0), n_restarts=2))
     assert fits[1].noise_variance == pytest.approx(fits[0].noise_variance, rel=1e-4)
     assert 1e-3 < fits[1].noise_variance < 1e-1  # the data's noise variance is 1e-2
+
+
+def test_lapack_shortcuts_return_scipys_numbers_bit_for_bit():
+    A = np.cov(RNG.standard_normal((30, 60))) + 0.1 * np.eye(30)
+    L = cholesky(A, lower=True)
+    B = RNG.standard_normal((30, 4))
+    for factor in (L, np.asfortranarray(L), np.ascontiguousarray(L)):
+        np.testing.assert_array_equal(solve_lower(factor, B), solve_triangular(factor, B, lower=True))
+        np.testing.assert_array_equal(cholesky_solve(factor, B[:, 0]), cho_solve((factor, True), B[:, 0]))
+    np.testing.assert_array_equal(jittered_cholesky(A)[0], L)
+    np.testing.assert_allclose(cholesky_inverse(L), np.linalg.inv(A), rtol=1e-10, atol=1e-12)
+
+
+def test_growing_cholesky_equals_the_factor_of_the_bordered_matrix():
+    A = np.cov(RNG.standard_normal((12, 40))) + 0.1 * np.eye(12)
+    growing = GrowingCholesky(cholesky(A[:3, :3], lower=True))
+    for n in range(3, 12):  # grows past its first capacity (2 n + 2 rows)
+        row = growing.solve_lower(A[:n, n])
+        growing.append_row(row, np.sqrt(A[n, n] - row @ row))
+    np.testing.assert_allclose(growing.full(), cholesky(A, lower=True), rtol=1e-10, atol=1e-12)
+    b = RNG.standard_normal(12)
+    np.testing.assert_allclose(growing.solve(b), np.linalg.solve(A, b), rtol=1e-9)
+
+
+def test_standardize_keeps_its_digits_when_the_mean_dwarfs_the_spread():
+    # Raw moments E[y^2] - E[y]^2 cancel at mean / std = 1e8 (the variance came out 47% off).
+    y = 1e8 + np.sin(np.arange(25.0))
+    gp = GaussianProcess(SquaredExponential(0.5), 1e-4, y_transform="standardize").fit(X, y)
+    assert gp.y_scale == pytest.approx(np.std(y), rel=1e-6)
+    gp.add_observation(X_TEST[0], 1e8 + 0.5)
+    assert gp.y_scale == pytest.approx(np.std(np.append(y, 1e8 + 0.5)), rel=1e-6)
+    X_rows, y_rows = _repeated_rows()
+    grouped = GaussianProcess(SquaredExponential(0.5), 1e-4, y_transform="standardize")
+    grouped.fit_repeated(X_rows, 1e8 + y_rows)
+    assert grouped.y_scale == pytest.approx(np.std(y_rows), rel=1e-6)
+
+
+def test_likelihood_gradient_includes_the_jitter_it_adds():
+    # Three exact duplicates and no noise: K is singular and the likelihood adds a jitter proportional
+    # to mean(diag K), which moves with the signal variance.
+    X_dup, Y_dup = np.vstack([X[:10], X[:3]]), np.concatenate([Y[:10], Y[:3]])
+    gp = GaussianProcess(SquaredExponential([0.4, 0.7], 1.3), 0.0).fit(X_dup, Y_dup)
+    value, gradient = gp.log_marginal_likelihood(gp.theta, eval_gradient=True)
+    step = 1e-4
+    numeric = [(gp.log_marginal_likelihood(gp.theta + step * e) - gp.log_marginal_likelihood(gp.theta - step * e))
+               / (2 * step) for e in np.eye(3)]
+    np.testing.assert_allclose(gradient, numeric, atol=0.05)
+
+
+def test_a_likelihood_that_cannot_be_factorized_is_counted_and_warned_about(monkeypatch):
+    gp = GaussianProcess(SquaredExponential([0.4, 0.7], 1.3), 1e-4).fit(X, Y)
+    start = gp.theta
+
+    def failing_cholesky(A, max_tries=8):
+        if max_tries == 4:  # the likelihood's factorizations fail; the posterior's succeed
+            raise LinAlgError("not positive definite")
+        return jittered_cholesky(A, max_tries)
+
+    monkeypatch.setattr(gp_module, "jittered_cholesky", failing_cholesky)
+    assert gp.log_marginal_likelihood() == -np.inf and gp.likelihood_failures == 1
+    with pytest.warns(LikelihoodFailureWarning, match="likelihood_failures"):
+        gp.fit_hyperparameters(np.random.default_rng(0), n_restarts=1)
+    assert gp.likelihood_failures >= 3
+    np.testing.assert_array_equal(gp.theta, start)
+
+
+def test_a_clean_fit_raises_no_likelihood_warning():
+    gp = GaussianProcess(SquaredExponential([0.4, 0.7], 1.3), 1e-4).fit(X, Y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", LikelihoodFailureWarning)
+        gp.fit_hyperparameters(np.random.default_rng(0), n_restarts=2)
+    assert gp.likelihood_failures == 0

@@ -54,6 +54,37 @@ def test_spectral_samples_reproduce_the_kernel(kernel):
     np.testing.assert_allclose(estimate, kernel(X[:1], X[1:4])[0], atol=0.01 * kernel.variance)
 
 
+ALL_KERNELS = [k for k, _ in KERNEL_PAIRS] + [AdditiveKernel(Matern(2.5, 0.4, 1.2), [[0, 2], [1]])]
+
+
+@pytest.mark.parametrize("kernel", ALL_KERNELS, ids=[repr(k) for k in ALL_KERNELS])
+def test_gram_from_pairwise_equals_the_kernel_matrix_and_contracts_its_gradient(kernel):
+    K, dK = kernel(X, eval_gradient=True)
+    gram, contract = kernel.gram(kernel.pairwise(X), with_gradient=True)
+    np.testing.assert_allclose(gram, K, rtol=1e-12, atol=1e-14)
+    W = RNG.standard_normal((len(X), len(X)))
+    W = W + W.T
+    np.testing.assert_allclose(contract(W), np.einsum("ij,ijk->k", W, dK), rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("kernel", ALL_KERNELS[:2], ids=[repr(k) for k in ALL_KERNELS[:2]])
+def test_fixed_hyperparameters_leave_the_gradient_contraction(kernel):
+    fixed = type(kernel)(kernel.lengthscale, kernel.variance, variance_bounds="fixed")
+    _, contract = fixed.gram(fixed.pairwise(X), with_gradient=True)
+    _, dK = fixed(X, eval_gradient=True)
+    assert contract(np.eye(len(X))).shape == (fixed.n_dims,) == (dK.shape[2],)
+
+
+def test_close_points_far_from_the_origin_keep_their_squared_distance():
+    # Expanded as |x|^2 + |y|^2 - 2 x.y, a distance of 1e-6 at |x| ~ 500 drowns in rounding (eps * 5e5).
+    x = np.full((1, 3), 500.0)
+    y = x + np.array([[1e-6, -2e-6, 0.0]])
+    kernel = SquaredExponential([1.0, 2.0, 1.0])
+    expected = (1e-6 / 1.0) ** 2 + (2e-6 / 2.0) ** 2
+    np.testing.assert_allclose(kernel.squared_distances(x, y)[0, 0], expected, rtol=1e-6)
+    np.testing.assert_allclose(kernel.squared_distances(y, x)[0, 0], expected, rtol=1e-6)
+
+
 def test_with_theta_roundtrip_and_fixed_parameters_are_excluded():
     kernel = SquaredExponential([0.3, 0.6], 2.0, variance_bounds="fixed")
     assert kernel.n_dims == 2

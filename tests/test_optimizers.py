@@ -98,6 +98,43 @@ def test_direct_selects_only_the_upper_right_convex_hull():
     assert sorted(partition.potentially_optimal(eps=1e-4)) == [0, 1, 2]
 
 
+def potentially_optimal_by_definition(partition, eps):
+    """Rows j with some K > 0 such that f_j + K s_j >= f_i + K s_i for all i and >= f_max + eps |f_max|."""
+    sizes = partition.size_of_total[partition.total_cuts[:partition.size]]
+    values = partition.values[:partition.size]
+    f_max, chosen = values.max(), []
+    for j in range(partition.size):
+        smaller, larger, same = sizes < sizes[j], sizes > sizes[j], sizes == sizes[j]
+        if values[same].max() > values[j]:
+            continue
+        low = max([0.0, *((values[smaller] - values[j]) / (sizes[j] - sizes[smaller]))])
+        high = min([np.inf, *((values[j] - values[larger]) / (sizes[larger] - sizes[j]))])
+        if high > 0 and low <= high and values[j] + high * sizes[j] >= f_max + eps * abs(f_max):
+            chosen.append(j)
+    return chosen
+
+
+@pytest.mark.parametrize("dim", [2, 5])
+def test_direct_selects_exactly_the_rectangles_of_the_definition_throughout_a_run(dim):
+    selections = []
+    original = _Partition.potentially_optimal
+
+    def checked(self, eps):
+        selected = original(self, eps)
+        selections.append((sorted(selected.tolist()), potentially_optimal_by_definition(self, eps)))
+        return selected
+
+    rng = np.random.default_rng(dim)
+    weights, centres = rng.standard_normal(6), rng.random((6, dim))
+    bumps = lambda X: np.exp(-8 * ((X[:, None, :] - centres) ** 2).sum(2)) @ weights  # noqa: E731
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_Partition, "potentially_optimal", checked)
+        direct_maximize(bumps, np.tile([0.0, 1.0], (dim, 1)), 400 * dim)
+    assert len(selections) > 10
+    for ours, definition in selections:
+        assert ours == definition
+
+
 def test_direct_eps_excludes_rectangles_promising_too_little():
     # The best, smallest interval can promise at most f + K s = 1.052 with the
     # largest admissible K (13.2); that beats f_max by 8.4 %, so eps = 0.1

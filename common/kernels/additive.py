@@ -63,6 +63,19 @@ class AdditiveKernel(Kernel):
         parts = [self.base(X[:, g], eval_gradient=True) for g in self.groups]
         return sum(K for K, _ in parts), sum(dK for _, dK in parts)
 
+    def pairwise(self, X):
+        X = as_2d("X", X)
+        self._check_columns(X)
+        return [self.base.pairwise(X[:, g]) for g in self.groups]
+
+    def gram(self, pairwise, with_gradient=False):
+        """Sum of the groups' Gram matrices (and of their gradient contractions)."""
+        if not with_gradient:
+            return sum(self.base.gram(part) for part in pairwise)
+        parts = [self.base.gram(part, with_gradient=True) for part in pairwise]
+        contractions = [contract for _, contract in parts]
+        return sum(K for K, _ in parts), lambda W: sum(contract(W) for contract in contractions)
+
     def diag(self, X):
         X = as_2d("X", X)
         return sum(self.base.diag(X[:, g]) for g in self.groups)

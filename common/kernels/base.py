@@ -92,6 +92,29 @@ class Kernel:
         """k(X[i], X[i]) for every row, shape (n,)."""
         raise NotImplementedError
 
+    # -- one input set at many hyperparameters (maximum-likelihood fitting) ---------
+    def pairwise(self, X):
+        """The part of K(X, X) that does not depend on the hyperparameters.
+
+        A likelihood fit evaluates K(X, X) at many theta for one X. Kernels that
+        can precompute something theta-free (stationary kernels: the squared
+        coordinate differences) override this; by default it is X itself.
+        """
+        return as_2d("X", X)
+
+    def gram(self, pairwise, with_gradient=False):
+        """K(X, X) from ``pairwise(X)``, and optionally its contraction with dK/dtheta.
+
+        With ``with_gradient=True`` also return ``contract``, a function with
+        ``contract(W)[k] = sum_ij W_ij dK_ij / dtheta_k``: what the likelihood
+        gradient (RW 5.9) needs, without storing the (n, n, n_dims) tensor dK
+        where a kernel can avoid it.
+        """
+        if not with_gradient:
+            return self(pairwise)
+        K, dK = self(pairwise, eval_gradient=True)
+        return K, lambda W: np.einsum("ij,ijk->k", W, dK)
+
     @property
     def n_dims(self):
         """Number of free log-hyperparameters."""

@@ -9,6 +9,10 @@ import numpy as np
 
 from common.kernels.base import Hyperparameter, Kernel, as_2d, check_bounds, check_positive
 
+# Where the expansion of r^2 keeps fewer than about 7 significant digits (eps / ratio), r^2 is recomputed
+# from differences; elsewhere it keeps its bits, and with them every cached run.
+CANCELLATION_RATIO = 1e-8
+
 
 class StationaryKernel(Kernel):
     """Base of the squared-exponential and Matérn kernels.
@@ -50,6 +54,22 @@ class StationaryKernel(Kernel):
             clone.lengthscale = np.asarray(values["lengthscale"], dtype=float)
         return clone
 
+    def with_theta(self, theta):
+        """Copy with free hyperparameters exp(theta): the base class's result, without building
+        the :class:`Hyperparameter` list (a likelihood fit calls this at every step)."""
+        theta = np.asarray(theta, dtype=float)
+        free_variance = self.variance_bounds != "fixed"
+        free_lengthscale = self.lengthscale_bounds != "fixed"
+        if theta.shape != (free_variance + free_lengthscale * self.lengthscale.size,):
+            return super().with_theta(theta)  # which raises, naming the expected shape
+        clone = type(self).__new__(type(self))
+        clone.__dict__.update(self.__dict__)
+        if free_variance:
+            clone.variance = float(np.exp(theta[:1])[0])
+        if free_lengthscale:
+            clone.lengthscale = np.exp(theta[int(free_variance):])
+        return clone
+
     # -- the profile g(r) and its derivative, defined by subclasses -----------------
     def profile(self, r2):
         """g as a function of the squared scaled distance r^2."""
@@ -80,23 +100,38 @@ class StationaryKernel(Kernel):
             )
 
     def squared_distances(self, X, Y):
-        """Squared scaled distances r^2[i, j] = sum_k (X[i,k] - Y[j,k])^2 / l_k^2."""
+        """Squared scaled distances r^2[i, j] = sum_k (X[i,k] - Y[j,k])^2 / l_k^2.
+
+        By the expansion |x|^2 + |y|^2 - 2 x.y (one matrix product), whose
+        rounding error is about eps (|x|^2 + |y|^2): negligible unless x and y
+        are close compared with their norms. Entries below
+        ``CANCELLATION_RATIO`` (|x|^2 + |y|^2) are recomputed from the
+        differences, so close points far from the origin keep their distance.
+        """
         X = as_2d("X", X)
         Y = as_2d("Y", Y, X.shape[1])
         self._check_dim(X)
+        return self._squared_distances(X, Y)
+
+    def _squared_distances(self, X, Y):
         Xs, Ys = X / self.lengthscale, Y / self.lengthscale
-        r2 = (Xs**2).sum(1)[:, None] + (Ys**2).sum(1)[None, :] - 2.0 * Xs @ Ys.T
-        return np.maximum(r2, 0.0)
+        norms = (Xs**2).sum(1)[:, None] + (Ys**2).sum(1)[None, :]
+        r2 = norms - 2.0 * Xs @ Ys.T
+        rows, columns = np.nonzero(r2 < CANCELLATION_RATIO * norms)
+        if rows.size:
+            r2[rows, columns] = ((Xs[rows] - Ys[columns]) ** 2).sum(1)
+        return np.maximum(r2, 0.0, out=r2)
 
     def __call__(self, X, Y=None, eval_gradient=False):
         X = as_2d("X", X)
+        self._check_dim(X)
         if Y is None:
-            r2 = self.squared_distances(X, X)
+            r2 = self._squared_distances(X, X)
             np.fill_diagonal(r2, 0.0)
         elif eval_gradient:
             raise ValueError("eval_gradient=True is only supported when Y is None.")
         else:
-            r2 = self.squared_distances(X, Y)
+            r2 = self._squared_distances(X, as_2d("Y", Y, X.shape[1]))
         K = self.variance * self.profile(r2)
         if not eval_gradient:
             return K
@@ -116,6 +151,43 @@ class StationaryKernel(Kernel):
 
     def diag(self, X):
         return np.full(as_2d("X", X).shape[0], self.variance)
+
+    def pairwise(self, X):
+        """Squared coordinate differences (X[i, k] - X[j, k])^2, shape (n, n, d), or their sum over k
+        (n, n) for the isotropic kernel: differences, so that close points keep their precision."""
+        X = as_2d("X", X)
+        self._check_dim(X)
+        differences2 = (X[:, None, :] - X[None, :, :]) ** 2
+        return differences2 if self.ard else differences2.sum(axis=2)
+
+    def gram(self, pairwise, with_gradient=False):
+        """K(X, X) = variance g(r^2), with r^2 = sum_k Delta_k^2 / l_k^2 from :meth:`pairwise`.
+
+        The contraction with dK/dtheta needs no (n, n, d) tensor beyond ``pairwise`` itself:
+
+            sum_ij W_ij dK_ij / d(log variance) = variance sum_ij W_ij g_ij
+            sum_ij W_ij dK_ij / d(log l_k)      = sum_ij W_ij h_ij Delta_ijk^2 / l_k^2   (h = variance h(r^2))
+        """
+        inverse_l2 = self.lengthscale**-2.0
+        r2 = pairwise @ inverse_l2 if self.ard else pairwise * inverse_l2[0]
+        g = self.profile(r2)
+        K = self.variance * g
+        if not with_gradient:
+            return K
+
+        def contract(W):
+            traces = []
+            if self.variance_bounds != "fixed":
+                traces.append([self.variance * np.vdot(W, g)])
+            if self.lengthscale_bounds != "fixed":
+                WH = W * (self.variance * self.profile_log_derivative(r2))
+                if self.ard:
+                    traces.append((WH.reshape(-1) @ pairwise.reshape(WH.size, -1)) * inverse_l2)
+                else:
+                    traces.append([np.vdot(WH, r2)])
+            return np.concatenate(traces) if traces else np.empty(0)
+
+        return K, contract
 
     def gradient_x(self, x, Y):
         """Gradient of k(x, Y[j]) with respect to the point x.
