@@ -75,6 +75,14 @@ def test_fixed_hyperparameters_leave_the_gradient_contraction(kernel):
     assert contract(np.eye(len(X))).shape == (fixed.n_dims,) == (dK.shape[2],)
 
 
+@pytest.mark.parametrize("kernel", [k for k, _ in KERNEL_PAIRS], ids=IDS)
+def test_profile_with_log_derivative_equals_the_two_computed_apart(kernel):
+    r2 = np.linspace(0.0, 6.0, 50)
+    profile, log_derivative = kernel.profile_with_log_derivative(r2)
+    np.testing.assert_array_equal(profile, kernel.profile(r2))
+    np.testing.assert_array_equal(log_derivative, kernel.profile_log_derivative(r2))
+
+
 def test_close_points_far_from_the_origin_keep_their_squared_distance():
     # Expanded as |x|^2 + |y|^2 - 2 x.y, a distance of 1e-6 at |x| ~ 500 drowns in rounding (eps * 5e5).
     x = np.full((1, 3), 500.0)

@@ -55,6 +55,16 @@ class Matern(StationaryKernel):
         s = np.sqrt(5.0) * r
         return (5.0 / 3.0) * (1.0 + s) * np.exp(-s)
 
+    def profile_with_log_derivative(self, r2):
+        if self.nu == 0.5:
+            return super().profile_with_log_derivative(r2)
+        root = np.sqrt(3.0 if self.nu == 1.5 else 5.0)
+        s = root * np.sqrt(r2)
+        decay = np.exp(-s)
+        if self.nu == 1.5:
+            return (1.0 + s) * decay, 3.0 * decay
+        return (1.0 + s + s**2 / 3.0) * decay, (5.0 / 3.0) * (1.0 + s) * decay
+
     def sample_spectral(self, n_samples, dim, rng):
         z = rng.standard_normal((n_samples, dim))
         u = rng.chisquare(2.0 * self.nu, size=(n_samples, 1))

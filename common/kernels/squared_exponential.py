@@ -28,5 +28,9 @@ class SquaredExponential(StationaryKernel):
     def profile_log_derivative(self, r2):
         return np.exp(-0.5 * r2)
 
+    def profile_with_log_derivative(self, r2):
+        g = np.exp(-0.5 * r2)
+        return g, g
+
     def sample_spectral(self, n_samples, dim, rng):
         return rng.standard_normal((n_samples, dim)) / self.lengthscale

@@ -79,6 +79,10 @@ class StationaryKernel(Kernel):
         """h(r^2) = -2 dg/d(r^2), so that d g / d(log l_j) = h(r^2) Delta_j^2 / l_j^2."""
         raise NotImplementedError
 
+    def profile_with_log_derivative(self, r2):
+        """g(r^2) and h(r^2) together; subclasses share the work the two have in common."""
+        return self.profile(r2), self.profile_log_derivative(r2)
+
     def sample_spectral(self, n_samples, dim, rng):
         """Draw ``n_samples`` frequencies w ~ p(w) with g(r) = E[cos(w^T (x - x'))].
 
@@ -170,24 +174,23 @@ class StationaryKernel(Kernel):
         """
         inverse_l2 = self.lengthscale**-2.0
         r2 = pairwise @ inverse_l2 if self.ard else pairwise * inverse_l2[0]
-        g = self.profile(r2)
-        K = self.variance * g
         if not with_gradient:
-            return K
+            return self.variance * self.profile(r2)
+        g, h = self.profile_with_log_derivative(r2)
 
         def contract(W):
             traces = []
             if self.variance_bounds != "fixed":
                 traces.append([self.variance * np.vdot(W, g)])
             if self.lengthscale_bounds != "fixed":
-                WH = W * (self.variance * self.profile_log_derivative(r2))
+                WH = W * (self.variance * h)
                 if self.ard:
                     traces.append((WH.reshape(-1) @ pairwise.reshape(WH.size, -1)) * inverse_l2)
                 else:
                     traces.append([np.vdot(WH, r2)])
             return np.concatenate(traces) if traces else np.empty(0)
 
-        return K, contract
+        return self.variance * g, contract
 
     def gradient_x(self, x, Y):
         """Gradient of k(x, Y[j]) with respect to the point x.
