@@ -119,11 +119,11 @@ class GrowingCholesky:
 
     def solve_lower(self, b):
         """L^{-1} b, shape (n,)."""
-        return dtpsv(self.n, self.packed, np.array(b, dtype=float), lower=0, trans=1)
+        return dtpsv(self.n, self.packed, np.asarray(b, dtype=float), lower=0, trans=1)
 
     def solve(self, b):
         """(L L^T)^{-1} b, shape (n,)."""
-        x, info = dpptrs(self.n, self.packed[:_packed_size(self.n)], np.array(b, dtype=float)[:, None], lower=0)
+        x, info = dpptrs(self.n, self.packed[:_packed_size(self.n)], np.asarray(b, dtype=float)[:, None], lower=0)
         if info != 0:
             raise LinAlgError(f"dpptrs failed with info={info}.")
         return x[:, 0]
