@@ -186,11 +186,14 @@ def compute_runs(plans, n_jobs, dask_address):
     return failed
 
 
-def _replaced(counts):
+def _replaced(counts, shown=3):
+    """The corrupt and stale cached files an execution replaced: how many, and the first ``shown`` with why."""
     text = ""
     for state in ("corrupt", "stale"):
-        if counts[state]:
-            text += f"; {len(counts[state])} {state} cached file(s) recomputed: " + "; ".join(counts[state])
+        entries = counts[state]
+        if entries:
+            more = f"; and {len(entries) - shown} more" if len(entries) > shown else ""
+            text += f"; {len(entries)} {state} cached file(s) recomputed: " + "; ".join(entries[:shown]) + more
     return text
 
 

@@ -369,6 +369,13 @@ def test_corrupt_and_stale_cached_runs_are_named_in_the_console_report(reproduce
     assert "1 corrupt cached file(s) recomputed" in report and runs[0].key in report
 
 
+def test_many_replaced_cached_files_are_counted_and_only_the_first_named(reproduce):
+    stale = [f"run{index}: computed by code version 1, the code is at version 2" for index in range(64)]
+    report = reproduce._replaced({"corrupt": [], "stale": stale})
+    assert report.startswith("; 64 stale cached file(s) recomputed: run0: computed")
+    assert "run2:" in report and "run3:" not in report and report.endswith("; and 61 more")
+
+
 def test_a_print_split_into_several_stream_messages_is_stored_as_one(reproduce, tmp_path):
     path = _notebook(tmp_path / "split.ipynb", "x = 1")
     notebook = nbformat.read(path, as_version=4)
