@@ -199,3 +199,32 @@ def test_a_run_cut_short_is_a_prefix_of_the_full_run(method):
     full, prefix = experiment.run(_bbob_config(method)), experiment.run(_bbob_config(method), iterations=30)
     for name in ("step", "normalized_regret", "unique", "switches"):
         np.testing.assert_array_equal(prefix[name], full[name][:30])
+
+
+@pytest.mark.parametrize("algorithm", [mini_meta, gp_bucb, batch_bkb])
+def test_a_smaller_beta_picks_arms_of_lower_variance_and_so_batches_more(algorithm):
+    # Every batch rule ends a batch on the normalized variance of the arms it picks.
+    runs = [algorithm(KERNEL, ARMS, _pull, LAM, 200, np.random.default_rng(11), threshold=1.3, beta_scale=scale)
+            for scale in (1.0, 0.05)]
+    selections = [len(run.batch_sizes) if run.batch_sizes else len(run.arms) for run in runs]  # batches or epochs
+    assert selections[1] < selections[0]
+
+
+def test_beta_scale_one_is_the_theory_rule_and_must_be_positive():
+    default = gp_bucb(KERNEL, ARMS, _pull, LAM, 60, np.random.default_rng(12))
+    scaled = gp_bucb(KERNEL, ARMS, _pull, LAM, 60, np.random.default_rng(12), beta_scale=1.0)
+    assert default.arms == scaled.arms
+    for algorithm in (mini_meta, gp_bucb, batch_bkb):
+        with pytest.raises(ValueError, match="beta_scale"):
+            algorithm(KERNEL, ARMS, _pull, LAM, 10, np.random.default_rng(0), beta_scale=0.0)
+
+
+def test_the_beta_ablation_reruns_the_nas_blocks_first_seeds_with_beta_scaled():
+    from common.experiments import mini_gp_opt as experiment
+    params = {**experiment.SCALES["quick"], "scale": "quick"}
+    grid = experiment.make_grid(params)
+    ablation = [config for config in grid if config["experiment"] == "beta_ablation"]
+    assert {(c["method"], c["seed"]) for c in ablation} == {
+        (m, s) for m in params["beta_ablation_methods"] for s in range(params["beta_ablation_seeds"])}
+    assert all(c["beta_scale"] == params["beta_ablation_scale"] for c in ablation)
+    assert all("beta_scale" not in c for c in grid if c["experiment"] != "beta_ablation")

@@ -12,6 +12,11 @@ random arm. Two blocks:
 * ``bbob``: the noisy BBOB functions f104, f116, f122 and the separable
   Rastrigin f3 on the 22^3 grid of [-5, 5]^3 (Figs. 3 and 4).
 
+and one ablation, ``beta_ablation``: the GP methods on the NAS substitute with
+their theory beta multiplied by ``beta_ablation_scale``, on the first
+``beta_ablation_seeds`` seeds of the ``nas`` block, to measure what the beta
+rules (the paper's, not tuned) do to batch sizes, cost and regret.
+
 Hyperparameters are fixed, not grid-searched per method: l^2 is
 ``bandwidth_factor`` times the median squared distance between arms, C = 1.1,
 epsilon-greedy a = 1, b = 0.5 (Table 1's values for the parameters that carry
@@ -19,6 +24,7 @@ over to another benchmark). A run stores its curves at about 150
 log-spaced steps, not per step (T = 10,000 at paper scale).
 """
 import numpy as np
+import pandas as pd
 
 from common.kernels import SquaredExponential
 from common.methods.mini_gp_opt import batch_bkb, epsilon_greedy, gp_bucb, mini_meta
@@ -28,7 +34,7 @@ from common.seeding import make_rng
 
 PAPER = "mini_gp_opt"
 # Raise whenever a change alters the numbers of a run; cached runs of another version are recomputed.
-CODE_VERSION = 1
+CODE_VERSION = 2  # 2: runs store their feedback rounds (batches) too
 NOTEBOOK = "mini_gp_opt.ipynb"
 TITLE = "Calandriello et al.: Scaling GP optimization by evaluating a few unique candidates (MINI-GP-UCB/EI)"
 OUTPUTS = ["Fig. 1-2 (a)-(e)", "Table 1", "Fig. 3", "Fig. 4"]
@@ -43,14 +49,17 @@ _PAPER = dict(
     bbob_problems=list(BBOB_PROBLEMS), bbob_methods=["MINI-GP-UCB", "MINI-GP-EI", "GP-UCB", "GP-BUCB", "BBKB",
                                                      "epsilon-greedy"],
     T=10_000, n_seeds=40, threshold=1.1, bandwidth_factor=1.0, noise_beta=0.01, epsilon_a=1.0, epsilon_b=0.5,
+    beta_ablation_methods=["MINI-GP-UCB", "GP-UCB", "GP-BUCB", "BBKB"], beta_ablation_scale=0.1,
+    beta_ablation_seeds=5,
 )
 SCALES = {
     "smoke": {**_PAPER, "nas_methods": ["MINI-GP-UCB", "MINI-GP-EI", "BBKB", "epsilon-greedy"],
               "bbob_problems": ["Ellipsoid f116"],
-              "bbob_methods": ["MINI-GP-UCB", "epsilon-greedy"], "T": 60, "n_seeds": 1},
+              "bbob_methods": ["MINI-GP-UCB", "epsilon-greedy"], "T": 60, "n_seeds": 1,
+              "beta_ablation_methods": ["MINI-GP-UCB", "BBKB"], "beta_ablation_seeds": 1},
     "quick": {**_PAPER, "bbob_problems": ["Ellipsoid f116"], "bbob_methods": ["MINI-GP-UCB", "MINI-GP-EI", "GP-UCB",
                                                                              "epsilon-greedy"],
-              "T": 1000, "n_seeds": 3},
+              "T": 1000, "n_seeds": 3, "beta_ablation_seeds": 3},
     "paper": _PAPER,
 }
 PUBLISHED = {"scale": "quick"}
@@ -61,9 +70,16 @@ def _check_threshold(value):
     return isinstance(value, (int, float)) and 1 < value <= 4
 
 
+def _check_beta_scale(value):
+    """a number with 0 < beta_ablation_scale <= 10"""
+    return isinstance(value, (int, float)) and 0 < value <= 10
+
+
 ALLOWED = {
     "nas_methods": list(METHODS), "bbob_problems": list(BBOB_PROBLEMS), "bbob_methods": list(METHODS),
     "T": range(2, 100_001), "n_seeds": range(1, 201), "threshold": _check_threshold,
+    "beta_ablation_methods": [name for name in METHODS if name != "epsilon-greedy"],
+    "beta_ablation_scale": _check_beta_scale, "beta_ablation_seeds": range(0, 201),
 }
 
 
@@ -74,8 +90,13 @@ def make_grid(params):
               "epsilon_a": params["epsilon_a"], "epsilon_b": params["epsilon_b"]}
     blocks = [("nas", NAS_PROBLEM, params["nas_methods"])]
     blocks += [("bbob", problem, params["bbob_methods"]) for problem in params["bbob_problems"]]
-    return [{**shared, "experiment": experiment, "problem": problem, "method": method, "seed": seed}
+    grid = [{**shared, "experiment": experiment, "problem": problem, "method": method, "seed": seed}
             for experiment, problem, methods in blocks for method in methods for seed in range(params["n_seeds"])]
+    # The ablation's runs with beta_scale = 1 are the nas block's own (same seeds, same streams).
+    grid += [{**shared, "experiment": "beta_ablation", "problem": NAS_PROBLEM, "method": method, "seed": seed,
+              "beta_scale": params["beta_ablation_scale"]}
+             for method in params["beta_ablation_methods"] for seed in range(params["beta_ablation_seeds"])]
+    return grid
 
 
 class Standardized:
@@ -134,7 +155,9 @@ def run(config, iterations=None):
     dict with, at each checkpoint step t: ``step``; ``normalized_regret``
     (R_t / t divided by f* - mean f, the regret of uniformly random arms);
     ``unique`` (q_t, distinct arms evaluated); ``switches`` (h_t, candidate
-    selections: epochs for MINI-META, steps for the others);
+    selections: epochs for MINI-META, steps for the others); ``feedbacks``
+    (posterior updates: epochs for MINI-META, batches for GP-BUCB and BBKB,
+    steps for the others);
     ``algorithm_seconds`` (CPU seconds of the algorithm, pulls excluded); and
     the scalars ``lam`` and ``lengthscale``.
     """
@@ -152,15 +175,15 @@ def run(config, iterations=None):
     def pull(arm, n_evaluations, generator):
         return problem.pull(np.full(n_evaluations, arm), generator)
 
-    method, threshold = config["method"], config["threshold"]
+    method, options = config["method"], dict(threshold=config["threshold"], first_arm=first_arm,
+                                             beta_scale=config.get("beta_scale", 1.0))
     if method in ("MINI-GP-UCB", "MINI-GP-EI", "GP-UCB"):
-        record = mini_meta(kernel, problem.arms, pull, lam, horizon, rng, threshold=threshold, first_arm=first_arm,
+        record = mini_meta(kernel, problem.arms, pull, lam, horizon, rng, **options,
                            acquisition="EI" if method == "MINI-GP-EI" else "UCB", sequential=method == "GP-UCB")
     elif method == "GP-BUCB":
-        record = gp_bucb(kernel, problem.arms, pull, lam, horizon, rng, threshold=threshold, first_arm=first_arm)
+        record = gp_bucb(kernel, problem.arms, pull, lam, horizon, rng, **options)
     elif method in ("BBKB", "BKB"):
-        record = batch_bkb(kernel, problem.arms, pull, lam, horizon, rng, threshold=threshold, first_arm=first_arm,
-                           batched=method == "BBKB")
+        record = batch_bkb(kernel, problem.arms, pull, lam, horizon, rng, **options, batched=method == "BBKB")
     else:
         record = epsilon_greedy(pull, len(problem.arms), horizon, rng, a=config["epsilon_a"], b=config["epsilon_b"])
     return {**curves_at(record, problem, steps), "lam": lam, "lengthscale": float(lengthscale)}
@@ -175,11 +198,42 @@ def curves_at(record, problem, steps):
     average = np.cumsum(regret) / np.arange(1, len(regret) + 1)
     first_seen = np.zeros(len(arm_of_step), dtype=bool)
     first_seen[np.unique(arm_of_step, return_index=True)[1]] = True
+    # Batch methods record one entry per batch element; their feedback rounds are the batches.
+    sizes = np.asarray(record.batch_sizes) if len(record.batch_sizes) else lengths
+    round_of_step = np.repeat(np.arange(len(sizes)), sizes)
     index = steps - 1
     return {
         "step": steps,
         "normalized_regret": average[index] / (problem.optimal_value - problem.mean_value),
         "unique": np.cumsum(first_seen)[index],
         "switches": epoch_of_step[index] + 1,
+        "feedbacks": round_of_step[index] + 1,
         "algorithm_seconds": np.asarray(record.seconds)[epoch_of_step[index]],
     }
+
+
+def beta_ablation_table(table, params):
+    """The GP methods on the NAS substitute with their theory beta and with it scaled, seed by seed.
+
+    One row per method and beta scale, over the ablation's seeds: the mean final
+    normalized R_T/T, the mean number of feedback rounds (MINI epochs, batches,
+    or steps; T over it is the mean batch size), unique arms q_T and CPU seconds
+    of the algorithm (beside other work: indicative), and, for the scaled beta,
+    on how many seeds R_T/T is lower than with the theory's (paired by seed).
+    """
+    finals = table.loc[table.groupby("run_key")["eval"].idxmax()]
+    seeds = range(params["beta_ablation_seeds"])
+    rows = []
+    for name in params["beta_ablation_methods"]:
+        theory = finals[(finals["experiment"] == "nas") & (finals["method"] == name) & finals["seed"].isin(seeds)]
+        scaled = finals[(finals["experiment"] == "beta_ablation") & (finals["method"] == name)]
+        theory_by_seed = theory.set_index("seed")["normalized_regret"]
+        for scale, runs in ((1.0, theory), (params["beta_ablation_scale"], scaled)):
+            lower = (runs.set_index("seed")["normalized_regret"] < theory_by_seed).sum() if scale != 1.0 else None
+            rows.append({"method": name, "beta scale": scale, "seeds": len(runs),
+                         "R_T/T (normalized)": runs["normalized_regret"].mean(),
+                         "feedback rounds": runs["feedbacks"].mean(),
+                         "mean batch": (runs["step"] / runs["feedbacks"]).mean(), "q_T": runs["unique"].mean(),
+                         "CPU s": runs["algorithm_seconds"].mean(),
+                         "seeds with lower R_T/T": "" if lower is None else f"{lower} of {len(runs)}"})
+    return pd.DataFrame(rows)

@@ -169,6 +169,11 @@ def expected_improvement(posterior, beta):
 ACQUISITIONS = ("UCB", "EI")
 
 
+def _check_beta_scale(beta_scale):
+    if not beta_scale > 0:
+        raise ValueError(f"beta_scale must be > 0 (1 keeps the theory's beta); got {beta_scale!r}.")
+
+
 def argmax_random_ties(values, rng):
     """Index of the largest value, ties broken uniformly at random."""
     ties = np.flatnonzero(values == values.max())
@@ -228,7 +233,7 @@ class AlgorithmClock:
 
 
 def mini_meta(kernel, arms, pull, lam, horizon, rng, *, acquisition="UCB", threshold=1.1, norm_bound=1.0,
-              delta=0.5, sequential=False, first_arm=None):
+              delta=0.5, sequential=False, first_arm=None, beta_scale=1.0):
     """Run MINI-META (Algorithm 2), or its sequential base algorithm, for ``horizon`` steps.
 
     Parameters
@@ -242,11 +247,13 @@ def mini_meta(kernel, arms, pull, lam, horizon, rng, *, acquisition="UCB", thres
     norm_bound, delta : F and delta of beta (:func:`beta_frequentist`, :func:`beta_expected_improvement`).
     sequential : bool, one evaluation per epoch: GP-UCB or GP-EI with the same posterior and beta.
     first_arm : int, optional, the arm of the first step (default: uniform at random), evaluated once.
+    beta_scale : float > 0, a factor on the theory's beta (1: the paper's rule; an ablation varies it).
 
     Returns
     -------
     EpochRecord
     """
+    _check_beta_scale(beta_scale)
     if acquisition not in ACQUISITIONS:
         raise ValueError(f"acquisition must be one of {ACQUISITIONS}; got {acquisition!r}.")
     if not threshold > 1:
@@ -272,9 +279,10 @@ def mini_meta(kernel, arms, pull, lam, horizon, rng, *, acquisition="UCB", thres
         if step >= horizon:
             break
         if acquisition == "UCB":
-            scores = ucb(posterior, beta_frequentist(posterior.logdet, norm_bound, delta))
+            scores = ucb(posterior, beta_scale * beta_frequentist(posterior.logdet, norm_bound, delta))
         else:
-            scores = expected_improvement(posterior, beta_expected_improvement(posterior.logdet, step, delta))
+            scores = expected_improvement(posterior,
+                                          beta_scale * beta_expected_improvement(posterior.logdet, step, delta))
         arm = argmax_random_ties(scores, rng)
         normalized_variance = posterior.variance[arm] / lam
         rule = int(np.floor((threshold**2 - 1.0) / normalized_variance)) if normalized_variance > 0 else horizon
@@ -316,14 +324,15 @@ def epsilon_greedy(pull, n_arms, horizon, rng, a=1.0, b=0.5):
     return record
 
 
-def gp_bucb(kernel, arms, pull, lam, horizon, rng, *, threshold=1.1, norm_bound=1.0, delta=0.5, first_arm=None):
+def gp_bucb(kernel, arms, pull, lam, horizon, rng, *, threshold=1.1, norm_bound=1.0, delta=0.5, first_arm=None,
+            beta_scale=1.0):
     """GP-BUCB (Desautels et al. 2014) with BBKB's batch rule, on the exact posterior.
 
     Each batch is built greedily from the posterior at the last feedback fb:
     pick argmax mu_fb + beta sigma, *hallucinate* its evaluation (variances
     shrink, means stay), repeat; stop once 1 + sum_batch sigma~^2_fb(x_s) > C
     (the arm that crosses stays). Then all arms of the batch are evaluated
-    once and the posterior conditions on them. beta is that of GP-UCB.
+    once and the posterior conditions on them. beta is that of GP-UCB (times ``beta_scale``).
 
     Returns
     -------
@@ -332,6 +341,7 @@ def gp_bucb(kernel, arms, pull, lam, horizon, rng, *, threshold=1.1, norm_bound=
     """
     if not threshold > 1:
         raise ValueError(f"threshold C must be > 1; got {threshold!r}.")
+    _check_beta_scale(beta_scale)
     posterior = UniqueArmPosterior(kernel, arms, lam)
     record, clock = EpochRecord(), AlgorithmClock()
     batch = [int(rng.integers(len(arms))) if first_arm is None else int(first_arm)]
@@ -344,7 +354,7 @@ def gp_bucb(kernel, arms, pull, lam, horizon, rng, *, threshold=1.1, norm_bound=
         step += len(batch)
         if step >= horizon:
             break
-        beta = beta_frequentist(posterior.logdet, norm_bound, delta)
+        beta = beta_scale * beta_frequentist(posterior.logdet, norm_bound, delta)
         hallucinated, ratio, batch = posterior.copy(), 1.0, []
         while ratio <= threshold:
             arm = argmax_random_ties(posterior.mean + beta * np.sqrt(hallucinated.variance), rng)
@@ -415,7 +425,7 @@ class NystromPosterior:
 
 
 def batch_bkb(kernel, arms, pull, lam, horizon, rng, *, threshold=1.1, norm_bound=1.0, delta=0.5,
-              oversampling=1.0, batched=True, first_arm=None):
+              oversampling=1.0, batched=True, first_arm=None, beta_scale=1.0):
     """BBKB (Calandriello et al. 2020), or BKB (2019) with ``batched=False``, on a Nystrom posterior.
 
     BBKB builds a batch from the posterior at the last feedback: take the arm
@@ -427,6 +437,7 @@ def batch_bkb(kernel, arms, pull, lam, horizon, rng, *, threshold=1.1, norm_boun
     beta~ = sqrt(lambda) F + sqrt(lambda (C L~ + log(1/delta))). BKB selects one
     arm per step with L~ = log(t) sum_j w_j sigma~^2_j. Both resample the
     dictionary after every feedback (:meth:`NystromPosterior.resample`).
+    ``beta_scale`` multiplies beta~ (1: the authors' rule).
 
     Returns
     -------
@@ -435,6 +446,7 @@ def batch_bkb(kernel, arms, pull, lam, horizon, rng, *, threshold=1.1, norm_boun
     """
     if not threshold > 1:
         raise ValueError(f"threshold C must be > 1; got {threshold!r}.")
+    _check_beta_scale(beta_scale)
     posterior = NystromPosterior(kernel, arms, lam)
     record, clock = EpochRecord(), AlgorithmClock()
     batch = [int(rng.integers(len(arms))) if first_arm is None else int(first_arm)]
@@ -458,7 +470,7 @@ def batch_bkb(kernel, arms, pull, lam, horizon, rng, *, threshold=1.1, norm_boun
         if step >= horizon:
             break
         scale = threshold if batched else 1.0
-        beta = np.sqrt(lam) * norm_bound + np.sqrt(lam * (scale * information + np.log(1.0 / delta)))
+        beta = beta_scale * (np.sqrt(lam) * norm_bound + np.sqrt(lam * (scale * information + np.log(1.0 / delta))))
         if batched:
             batch = bbkb_batch(posterior, beta, threshold, rng)
         else:
