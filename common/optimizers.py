@@ -166,44 +166,127 @@ def direct_maximize(fun, bounds, max_evals, *, max_iters=None, eps=1e-4,
     for name, value in (("eps", eps), ("vol_tol", vol_tol), ("len_tol", len_tol)):
         if not np.isfinite(value) or value < 0:
             raise ValueError(f"{name} must be a finite number >= 0, got {value!r}.")
-    mid, half_width = (lower + upper) / 2, (upper - lower) / 2
+    search = _Search(lower, upper, max_evals, max_iters, eps, locally_biased, vol_tol, len_tol)
+    while (points := search.next_points()) is not None:
+        search.record(fun(points))
+    return search.result()
 
-    def evaluate(z):
-        values = np.asarray(fun(mid + z * half_width), dtype=float)
-        if values.shape != (len(z),):
-            raise ValueError(
-                f"fun must return shape ({len(z)},) for X of shape {z.shape}, "
-                f"got shape {values.shape}.")
-        if not np.all(np.isfinite(values)):
-            raise ValueError("fun returned non-finite values; DIRECT needs finite ones.")
-        return values
 
-    partition = _Partition(lower.size, max_evals, locally_biased, evaluate)
-    nit = 0
+def direct_maximize_groups(fun, bounds, max_evals, *, max_iters=None, eps=1e-4, locally_biased=False,
+                           vol_tol=1e-16, len_tol=1e-6):
+    """Run M independent DIRECT searches in lockstep, evaluating all their new points in one call per round.
+
+    Search j maximizes its own function over its own box ``bounds[j]`` with
+    budget ``max_evals[j]``, exactly as :func:`direct_maximize` would (the same
+    points, tested); only the calls are pooled. An additive GP's acquisition
+    is the sum of one function per group of coordinates, each maximized on its
+    own (Kandasamy et al. 2015, Algorithm 1): pooling lets one posterior solve
+    serve all groups' candidates of a round.
+
+    Parameters
+    ----------
+    fun : callable
+        ``fun(points)`` with ``points`` a list of M arrays, the j-th of shape
+        (n_j, d_j) (n_j = 0 once search j has stopped), returns a list of M
+        value arrays of shapes (n_j,).
+    bounds : list of M arrays of shape (d_j, 2)
+    max_evals : list of M ints (or one int for all)
+    max_iters, eps, locally_biased, vol_tol, len_tol : as in :func:`direct_maximize`, for every search.
+
+    Returns
+    -------
+    list of M DirectResult
+    """
+    if np.isscalar(max_evals):
+        max_evals = [max_evals] * len(bounds)
+    if len(max_evals) != len(bounds) or not len(bounds):
+        raise ValueError(f"bounds and max_evals must list the same number (>= 1) of searches; got {len(bounds)} "
+                         f"and {len(max_evals)}.")
+    searches = []
+    for box, budget in zip(bounds, max_evals):
+        lower, upper = _check_bounds(box)
+        searches.append(_Search(lower, upper, budget, max_iters, eps, locally_biased, vol_tol, len_tol))
     while True:
-        stop_reason = partition.stop_reason(vol_tol, len_tol)
-        if max_iters is not None and nit >= max_iters:
-            stop_reason = stop_reason or "max_iters"
-        if stop_reason:
-            break
-        selected = partition.potentially_optimal(eps)
+        points = [search.next_points() for search in searches]
+        if all(p is None for p in points):
+            return [search.result() for search in searches]
+        pooled = [np.empty((0, search.dim)) if p is None else p for search, p in zip(searches, points)]
+        values = list(fun(pooled))
+        if len(values) != len(searches):
+            raise ValueError(f"fun must return one value array per search ({len(searches)}); got {len(values)}.")
+        for search, p, v in zip(searches, points, values):
+            if p is not None:
+                search.record(v)
+
+
+class _Search:
+    """The state of one DIRECT run between evaluations: which points to evaluate next, and their values.
+
+    ``next_points`` returns the box points of the next round (first the centre,
+    then the children of the round's potentially optimal rectangles), or None
+    once a stopping rule holds; ``record`` takes their values.
+    """
+
+    def __init__(self, lower, upper, max_evals, max_iters, eps, locally_biased, vol_tol, len_tol):
+        self.max_evals = _check_int(max_evals, "max_evals", minimum=1)
+        self.max_iters = None if max_iters is None else _check_int(max_iters, "max_iters", minimum=0)
+        for name, value in (("eps", eps), ("vol_tol", vol_tol), ("len_tol", len_tol)):
+            if not np.isfinite(value) or value < 0:
+                raise ValueError(f"{name} must be a finite number >= 0, got {value!r}.")
+        self.eps, self.vol_tol, self.len_tol = eps, vol_tol, len_tol
+        self.mid, self.half_width = (lower + upper) / 2, (upper - lower) / 2
+        self.dim = lower.size
+        self.partition = _Partition(self.dim, self.max_evals, locally_biased)
+        self.nit, self.stop_reason, self.pending = 0, "", None
+
+    def next_points(self):
+        partition = self.partition
+        if partition.size == 0:
+            self.pending = ()
+            return self.mid + partition.centres[:1] * self.half_width
+        if self.stop_reason:
+            return None
+        self.stop_reason = partition.stop_reason(self.vol_tol, self.len_tol)
+        if self.max_iters is not None and self.nit >= self.max_iters:
+            self.stop_reason = self.stop_reason or "max_iters"
+        if self.stop_reason:
+            return None
+        selected = partition.potentially_optimal(self.eps)
         if selected.size == 0:
-            stop_reason = "max_depth"
-            break
+            self.stop_reason = "max_depth"
+            return None
         # Best centres first, so that a budget cut keeps the most promising.
         selected, n_fit = _best_first_within_budget(selected, partition.values, partition.total_cuts,
-                                                    partition.dim, max_evals - partition.size)
-        if n_fit > 0:
-            partition.divide(selected[:n_fit])
-            nit += 1
+                                                    partition.dim, self.max_evals - partition.size)
         if n_fit < selected.size:
-            stop_reason = "max_evals"
-            break
+            self.stop_reason = "max_evals"  # after this round, if any rectangle fits
+        if n_fit == 0:
+            return None
+        self.nit += 1
+        self.pending = selected[:n_fit]
+        new_centres = partition.place_children(self.pending)
+        return self.mid + new_centres * self.half_width
 
-    best = partition.best
-    return DirectResult(x=mid + partition.centres[best] * half_width,
-                        fun=float(partition.values[best]), nfev=partition.size,
-                        nit=nit, stop_reason=stop_reason)
+    def record(self, values):
+        n_points = 1 if not len(self.pending) else 2 * self.partition.pending_pairs
+        values = np.asarray(values, dtype=float)
+        if values.shape != (n_points,):
+            raise ValueError(f"fun must return shape ({n_points},) for X of shape ({n_points}, {self.dim}), "
+                             f"got shape {values.shape}.")
+        if not np.all(np.isfinite(values)):
+            raise ValueError("fun returned non-finite values; DIRECT needs finite ones.")
+        if not len(self.pending):
+            self.partition.values[0] = values[0]
+            self.partition.size = 1
+        else:
+            self.partition.record_children(self.pending, values)
+
+    def result(self):
+        partition = self.partition
+        best = partition.best
+        return DirectResult(x=self.mid + partition.centres[best] * self.half_width,
+                            fun=float(partition.values[best]), nfev=partition.size,
+                            nit=self.nit, stop_reason=self.stop_reason)
 
 
 class _Partition:
@@ -215,10 +298,9 @@ class _Partition:
     without touching it, so an unused large budget costs nothing.
     """
 
-    def __init__(self, dim, capacity, locally_biased, evaluate):
+    def __init__(self, dim, capacity, locally_biased):
         self.dim = dim
         self.locally_biased = locally_biased
-        self.evaluate = evaluate
         self.centres = np.empty((capacity, dim))
         self.cuts = np.empty((capacity, dim), dtype=np.int16)
         self.values = np.empty(capacity)
@@ -237,8 +319,7 @@ class _Partition:
         # 2 * 3**-(k + 1): a third of a side cut k times, where its children's centres sit.
         self.third_of_side = 2.0 * 3.0 ** -(np.arange(_MAX_TRISECTIONS_PER_SIDE + 1) + 1.0)
         self.centres[0], self.cuts[0], self.total_cuts[0] = 0.0, 0, 0
-        self.values[0] = evaluate(self.centres[:1])[0]
-        self.size = 1
+        self.size = 0  # the centre counts once its value is recorded
 
     @property
     def best(self):
@@ -269,15 +350,23 @@ class _Partition:
         return _potentially_optimal(self.total_cuts[:self.size], self.values[:self.size], self.size_of_total,
                                     self.dim, self.locally_biased, eps)
 
-    def divide(self, parents):
-        """Trisect ``parents`` along their longest sides, evaluating all new centres at once."""
-        first_new = self.size
-        parent_of_pair, side_of_pair = _place_children(self.centres, self.cuts, self.total_cuts, parents,
-                                                       first_new, self.third_of_side)
-        new_values = self.evaluate(self.centres[first_new:first_new + 2 * parent_of_pair.size])
+    def place_children(self, parents):
+        """Write the centres of the children of ``parents`` (trisected along their longest sides) after the
+        partition's rows, and return them (cube coordinates), for :meth:`record_children`."""
+        self._pending = _place_children(self.centres, self.cuts, self.total_cuts, parents, self.size,
+                                        self.third_of_side)
+        return self.centres[self.size:self.size + 2 * self.pending_pairs]
+
+    @property
+    def pending_pairs(self):
+        return self._pending[0].size
+
+    def record_children(self, parents, values):
+        """Their values: the children join the partition and the parents shrink."""
+        parent_of_pair, side_of_pair = self._pending
         _record_children(self.cuts, self.total_cuts, self.values, parents, parent_of_pair, side_of_pair,
-                         new_values, first_new)
-        self.size += new_values.size
+                         values, self.size)
+        self.size += values.size
 
 
 # The partition's bookkeeping, compiled: a DIRECT iteration adds a few dozen points, and as numpy calls its

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 from scipy.optimize import direct
 
-from common.optimizers import (_Partition, argmax_finite, direct_maximize,
+from common.optimizers import (_Partition, argmax_finite, direct_maximize, direct_maximize_groups,
                                maximize_with_restarts)
 
 BRANIN_BOUNDS = np.array([[-5.0, 10.0], [0.0, 15.0]])
@@ -82,7 +82,7 @@ def test_direct_samples_the_same_points_as_scipy_in_its_first_iterations():
 
 def partition_of_intervals(total_cuts, values):
     """A 1-D partition holding intervals cut ``total_cuts`` times, with ``values``."""
-    partition = _Partition(1, len(values), False, lambda z: np.zeros(len(z)))
+    partition = _Partition(1, len(values), False)
     partition.cuts[:, 0] = partition.total_cuts[:] = total_cuts
     partition.values[:] = values
     partition.size = len(values)
@@ -133,6 +133,42 @@ def test_direct_selects_exactly_the_rectangles_of_the_definition_throughout_a_ru
     assert len(selections) > 10
     for ours, definition in selections:
         assert ours == definition
+
+
+GROUP_CENTRES = [np.array([0.2, 0.7]), np.array([0.5]), np.array([0.9, 0.1, 0.4])]
+
+
+def group_function(j):
+    """A bumpy function of group j's coordinates."""
+    return lambda Z: -((Z - GROUP_CENTRES[j]) ** 2).sum(1) + 0.05 * np.cos(15 * Z).sum(1)
+
+
+def test_searches_in_lockstep_sample_what_each_search_samples_alone():
+    bounds = [np.tile([0.0, 1.0], (len(c), 1)) for c in GROUP_CENTRES]
+    budgets = [200, 45, 300]
+    pooled_calls = []
+
+    def pooled(points):
+        pooled_calls.append([len(p) for p in points])
+        return [group_function(j)(p) for j, p in enumerate(points)]
+
+    together = direct_maximize_groups(pooled, bounds, budgets)
+    for j, (box, budget) in enumerate(zip(bounds, budgets)):
+        alone = CallRecorder(group_function(j))
+        result = direct_maximize(alone, box, budget)
+        np.testing.assert_array_equal(together[j].x, result.x)
+        assert (together[j].nfev, together[j].nit, together[j].stop_reason) == (result.nfev, result.nit,
+                                                                                 result.stop_reason)
+        assert [calls[j] for calls in pooled_calls if calls[j]] == [len(b) for b in alone.batches]
+    assert len(pooled_calls) == max(result.nit for result in together) + 1  # the centres, then one call per round
+
+
+def test_lockstep_search_errors_name_the_problem():
+    box = np.array([[0.0, 1.0]])
+    with pytest.raises(ValueError, match="same number"):
+        direct_maximize_groups(lambda points: points, [box, box], [10])
+    with pytest.raises(ValueError, match="one value array per search"):
+        direct_maximize_groups(lambda points: [np.zeros(len(points[0]))], [box, box], 10)
 
 
 def test_direct_eps_excludes_rectangles_promising_too_little():

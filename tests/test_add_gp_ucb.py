@@ -1,0 +1,77 @@
+"""Add-GP-UCB: the group posteriors against the additive GP's, and GP-UCB as its one-group case."""
+import numpy as np
+import pytest
+
+from common.acquisitions import beta_kandasamy
+from common.bo import GPAcquisitionMethod, run_bo
+from common.gp import GaussianProcess
+from common.kernels import AdditiveKernel, SquaredExponential
+from common.methods.add_gp_ucb import AddGPUCB, GroupPosteriors
+
+RNG = np.random.default_rng(3)
+GROUPS = [[0, 3], [1], [4, 2, 5]]
+X = RNG.random((30, 6))
+Y = np.sin(3 * X[:, 0]) + X[:, 1] ** 2 - np.cos(2 * X[:, 4] * X[:, 2])
+X_TEST = RNG.random((40, 6))
+
+
+def _fitted(groups=GROUPS, y_transform="standardize"):
+    kernel = AdditiveKernel(SquaredExponential(0.4, 1.3), groups)
+    return GaussianProcess(kernel, 1e-4, y_transform=y_transform).fit(X, Y)
+
+
+@pytest.mark.parametrize("y_transform", ["none", "standardize"])
+def test_group_means_add_up_to_the_additive_posterior_mean(y_transform):
+    gp = _fitted(y_transform=y_transform)
+    groups = GroupPosteriors(gp).predict([X_TEST[:, g] for g in GROUPS])
+    np.testing.assert_allclose(gp.y_mean + sum(mean for mean, _ in groups), gp.predict(X_TEST), atol=1e-10)
+
+
+def test_the_sum_of_group_standard_deviations_bounds_the_additive_one():
+    gp = _fitted()
+    groups = GroupPosteriors(gp).predict([X_TEST[:, g] for g in GROUPS])
+    _, std = gp.predict(X_TEST, return_std=True)
+    assert np.all(sum(s for _, s in groups) >= std - 1e-12)
+    assert np.any(sum(s for _, s in groups) > std + 1e-3)  # a bound, not an identity
+
+
+def test_one_group_is_the_independent_gp_of_its_coordinates():
+    # A lone group's posterior equals the GP fitted with that group's kernel alone.
+    gp = _fitted(groups=[[4, 2, 5]])
+    alone = GaussianProcess(SquaredExponential(0.4, 1.3), 1e-4, y_transform="standardize").fit(X[:, [4, 2, 5]], Y)
+    (mean, std), = GroupPosteriors(gp).predict([X_TEST[:, [4, 2, 5]]])
+    expected_mean, expected_std = alone.predict(X_TEST[:, [4, 2, 5]], return_std=True)
+    np.testing.assert_allclose(gp.y_mean + mean, expected_mean, atol=1e-10)
+    np.testing.assert_allclose(std, expected_std, atol=1e-10)
+
+
+def test_one_group_of_all_coordinates_queries_what_gp_ucb_queries():
+    def objective(Z):
+        return np.sin(3 * Z[:, 0]) - (Z[:, 1] - 0.3) ** 2 + 0.5 * Z[:, 2]
+
+    bounds, n_init = np.tile([0.0, 1.0], (3, 1)), 4
+    options = dict(noise_variance=1e-6, y_transform="standardize", mle_restarts=0)
+    base = SquaredExponential(0.5, 1.0)
+    add = AddGPUCB(AdditiveKernel(base, [[0, 1, 2]]), bounds, max_evals=300, **options)
+    ucb = GPAcquisitionMethod(AdditiveKernel(base, [[0, 1, 2]]), bounds, acquisition="UCB",
+                              beta=lambda t, d: beta_kandasamy(t + n_init, d),  # t = observations + 1
+                              optimizer="direct", optimizer_options={"max_evals": 300}, **options)
+    records = [run_bo(objective, bounds, method, n_init, 10, np.random.default_rng(5), np.random.default_rng(6))
+               for method in (add, ucb)]
+    np.testing.assert_array_equal(records[0]["X"], records[1]["X"])
+
+
+def test_the_query_joins_the_groups_maximizers_and_centres_unused_coordinates():
+    bounds = np.array([[0.0, 1.0], [-2.0, 2.0], [0.0, 1.0], [0.0, 4.0]])
+    method = AddGPUCB(AdditiveKernel(SquaredExponential(0.3), [[0], [2]]), bounds, max_evals=100,
+                      fit_hyperparameters=False)
+    X_data = np.random.default_rng(0).uniform(bounds[:, 0], bounds[:, 1], (8, 4))
+    x = method.propose(X_data, np.sin(X_data.sum(1)), 1, np.random.default_rng(1))[0]
+    assert x[1] == 0.0 and x[3] == 2.0 and 0 <= x[0] <= 1 and 0 <= x[2] <= 1
+
+
+def test_a_kernel_that_is_not_additive_is_refused_with_a_clear_error():
+    with pytest.raises(ValueError, match="AdditiveKernel"):
+        AddGPUCB(SquaredExponential(0.3), np.tile([0.0, 1.0], (2, 1)), max_evals=50)
+    with pytest.raises(ValueError, match="AdditiveKernel"):
+        GroupPosteriors(GaussianProcess(SquaredExponential(0.3)).fit(X, Y))
