@@ -6,7 +6,8 @@ from common.acquisitions import beta_kandasamy
 from common.bo import GPAcquisitionMethod, run_bo
 from common.gp import GaussianProcess
 from common.kernels import AdditiveKernel, SquaredExponential
-from common.methods.add_gp_ucb import AddGPUCB, GroupPosteriors
+from common.methods.add_gp_ucb import (AddGPUCB, GroupPosteriors, PracticalAddGPUCB, fit_scale_and_bandwidth,
+                                       random_decomposition)
 
 RNG = np.random.default_rng(3)
 GROUPS = [[0, 3], [1], [4, 2, 5]]
@@ -75,3 +76,57 @@ def test_a_kernel_that_is_not_additive_is_refused_with_a_clear_error():
         AddGPUCB(SquaredExponential(0.3), np.tile([0.0, 1.0], (2, 1)), max_evals=50)
     with pytest.raises(ValueError, match="AdditiveKernel"):
         GroupPosteriors(GaussianProcess(SquaredExponential(0.3)).fit(X, Y))
+
+
+def test_a_random_decomposition_covers_every_coordinate_once_in_groups_of_d_and_a_remainder():
+    groups = random_decomposition(10, 3, np.random.default_rng(0))
+    assert [len(g) for g in groups] == [3, 3, 3, 1]
+    assert sorted(np.concatenate(groups).tolist()) == list(range(10))
+    with pytest.raises(ValueError, match="group_dim"):
+        random_decomposition(4, 5, np.random.default_rng(0))
+
+
+def _pairings(coordinates):
+    """Every partition of the coordinates into unordered pairs."""
+    if not coordinates:
+        yield []
+        return
+    first, rest = coordinates[0], coordinates[1:]
+    for k, partner in enumerate(rest):
+        for tail in _pairings(rest[:k] + rest[k + 1:]):
+            yield [[first, partner]] + tail
+
+
+def test_the_marginal_likelihood_prefers_the_true_decomposition_over_every_other():
+    # What Algorithm 2's decomposition search relies on: among all 15 pairings of 6 coordinates, data from
+    # f = sum of functions of (0, 1), (2, 3), (4, 5) are most likely under the true one.
+    rng = np.random.default_rng(4)
+    X_pairs = rng.uniform(-1, 1, (80, 6))
+    y_pairs = sum(np.sin(2 * X_pairs[:, i] + 3 * X_pairs[:, j] ** 2) for i, j in ((0, 1), (2, 3), (4, 5)))
+    truth = [[0, 1], [2, 3], [4, 5]]
+    options = dict(noise_variance=1e-3, noise_bounds="fixed", y_transform="center")
+    kernel = fit_scale_and_bandwidth(X_pairs, y_pairs, truth, np.log([[1e-2, 5.0], [1e-2, 1e2]]), options)
+    scores = {str(sorted(map(sorted, groups))): GaussianProcess(AdditiveKernel(kernel.base, groups), **options)
+              .fit(X_pairs, y_pairs).log_marginal_likelihood() for groups in _pairings(list(range(6)))}
+    assert len(scores) == 15 and max(scores, key=scores.get) == str(truth)
+
+
+def test_the_practical_algorithm_relearns_on_schedule_with_groups_of_d():
+    def objective(Z):
+        return np.sin(3 * Z[:, 0]) - Z[:, 3] ** 2 + Z[:, 1] * Z[:, 4]
+
+    bounds = np.tile([-1.0, 1.0], (5, 1))
+    method = PracticalAddGPUCB(bounds, max_evals=200, group_dim=2, n_decompositions=6, relearn_every=3, n_init=6)
+    kernels = []
+    original = method.fit_model
+
+    def watched(X, y, rng):
+        gp = original(X, y, rng)
+        kernels.append(method.kernel)
+        return gp
+
+    method.fit_model = watched
+    record = run_bo(objective, bounds, method, 6, 5, np.random.default_rng(7), np.random.default_rng(8))
+    assert len(record["y"]) == 11 and method.name == "Add-2/3"
+    assert [len(g) for g in kernels[0].groups] == [2, 2, 1]
+    assert kernels[0] is kernels[1] is kernels[2] and kernels[3] is not kernels[2]  # relearned before iteration 4

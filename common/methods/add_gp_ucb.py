@@ -19,9 +19,9 @@ import numpy as np
 
 from common.acquisitions import beta_kandasamy
 from common.bo import GPAcquisitionMethod
-from common.gp import solve_lower
-from common.kernels import AdditiveKernel
-from common.optimizers import direct_maximize_groups
+from common.gp import GaussianProcess, solve_lower
+from common.kernels import AdditiveKernel, SquaredExponential
+from common.optimizers import direct_maximize, direct_maximize_groups
 
 
 class GroupPosteriors:
@@ -115,3 +115,91 @@ class AddGPUCB(GPAcquisitionMethod):
         for group, result in zip(posteriors.groups, results):
             x[group] = result.x
         return x[None, :]
+
+
+# --------------------------------------------------------------------------- the practical algorithm (Algorithm 2)
+def random_decomposition(dim, group_dim, rng):
+    """Groups of a random permutation of the D coordinates: consecutive blocks of ``group_dim``, the last
+    one holding the D - d (M - 1) that remain (M = ceil(D / d), the authors' ``preprocessDecomposition``)."""
+    if not 1 <= group_dim <= dim:
+        raise ValueError(f"group_dim must be between 1 and the dimension {dim}; got {group_dim}.")
+    order = rng.permutation(dim)
+    return [np.sort(order[start:start + group_dim]) for start in range(0, dim, group_dim)]
+
+
+def _likelihood(X, y, kernel, gp_options):
+    return GaussianProcess(kernel, **gp_options).fit(X, y).log_marginal_likelihood()
+
+
+def fit_scale_and_bandwidth(X, y, groups, log_bounds, gp_options, max_evals=50):
+    """The shared scale sigma and bandwidth h of every group's kernel sigma exp(-|z - z'|^2 / (2 h^2)),
+    maximizing the marginal likelihood by DIRECT over (log h, log sigma) in ``log_bounds`` (the authors'
+    code: about 50 evaluations). Returns the AdditiveKernel."""
+    def likelihoods(log_values):
+        return np.array([_likelihood(X, y, AdditiveKernel(SquaredExponential(np.exp(log_h), np.exp(log_s)), groups),
+                                     gp_options) for log_h, log_s in log_values])
+
+    log_h, log_s = direct_maximize(likelihoods, log_bounds, max_evals).x
+    return AdditiveKernel(SquaredExponential(np.exp(log_h), np.exp(log_s)), groups)
+
+
+def learn_decomposition(X, y, group_dim, n_decompositions, log_bounds, gp_options, rng):
+    """Algorithm 2's partial maximization of the marginal likelihood over decompositions (authors' code):
+    fit (h, sigma) on a random decomposition, score ``n_decompositions`` random ones at those values, keep
+    the best, and fit (h, sigma) again on it. Returns the AdditiveKernel."""
+    dim = X.shape[1]
+    kernel = fit_scale_and_bandwidth(X, y, random_decomposition(dim, group_dim, rng), log_bounds, gp_options)
+    candidates = [random_decomposition(dim, group_dim, rng) for _ in range(n_decompositions)]
+    scores = [_likelihood(X, y, AdditiveKernel(kernel.base, groups), gp_options) for groups in candidates]
+    return fit_scale_and_bandwidth(X, y, candidates[int(np.argmax(scores))], log_bounds, gp_options)
+
+
+class PracticalAddGPUCB(AddGPUCB):
+    """Add-GP-UCB as the paper runs it (Algorithm 2): hyperparameters and decomposition relearned every
+    ``relearn_every`` BO iterations (before iterations 1, 26, 51, ...).
+
+    Add-d/M (``group_dim=d``) learns groups of size d by :func:`learn_decomposition`;
+    Add-* (``groups`` given: the function's own) and GP-UCB (``groups=[all]``) learn only (h, sigma).
+    The GP has a constant prior mean (the mean of y, ``y_transform="center"``) and a fixed noise
+    variance 0.01 std(y_init); h ranges over [1e-5, 5] (in the units of the box; the authors' [-1, 1]),
+    sigma over [0.03, 30] var(y_init) (sigma is a variance; the authors' code multiplies std(y_init), see
+    the notebook), y_init being the first ``n_init`` observations.
+
+    Parameters
+    ----------
+    bounds : (D, 2) box.
+    max_evals : int, the total DIRECT budget of one acquisition maximization.
+    group_dim : int, optional, d of Add-d/M (learned groups); exclusive with ``groups``.
+    groups : list of index lists, optional, a fixed decomposition.
+    n_decompositions : int, random decompositions scored at each relearning (the authors': 5 D).
+    relearn_every : int, N_cyc.
+    n_init : int, size of the initial design (it sets the noise and the sigma range).
+    """
+
+    def __init__(self, bounds, max_evals, *, group_dim=None, groups=None, n_decompositions=None,
+                 relearn_every=25, n_init=10, name=None):
+        bounds = np.asarray(bounds, dtype=float)
+        if (group_dim is None) == (groups is None):
+            raise ValueError("give exactly one of group_dim (Add-d/M: learned groups) and groups (a fixed "
+                             "decomposition).")
+        dim = len(bounds)
+        self.group_dim = group_dim
+        self.n_decompositions = 5 * dim if n_decompositions is None else int(n_decompositions)
+        self.relearn_every, self.n_init = int(relearn_every), int(n_init)
+        start = groups if groups is not None else random_decomposition(dim, group_dim, np.random.default_rng(0))
+        label = name or (f"Add-{group_dim}/{-(-dim // group_dim)}" if group_dim else "Add-GP-UCB")
+        super().__init__(AdditiveKernel(SquaredExponential(1.0), start), bounds, max_evals, name=label,
+                         y_transform="center", fit_hyperparameters=False)
+
+    def fit_model(self, X, y, rng):
+        n_observed = len(y) - self.n_init  # BO iterations so far
+        if n_observed % self.relearn_every == 0:
+            spread = np.std(y[:self.n_init])
+            self.gp_options["noise_variance"] = 0.01 * spread
+            log_bounds = np.log([[1e-5, 5.0], [0.03 * spread**2, 30.0 * spread**2]])
+            if self.group_dim is None:
+                self.kernel = fit_scale_and_bandwidth(X, y, self.kernel.groups, log_bounds, self.gp_options)
+            else:
+                self.kernel = learn_decomposition(X, y, self.group_dim, self.n_decompositions, log_bounds,
+                                                  self.gp_options, rng)
+        return GaussianProcess(self.kernel, **self.gp_options).fit(X, y)
