@@ -1,4 +1,5 @@
-"""Add-GP-UCB: the group posteriors against the additive GP's, and GP-UCB as its one-group case."""
+"""Add-GP-UCB: the group posteriors against the additive GP's, GP-UCB as its one-group case, the
+decomposition search, and Table 1's bounds."""
 import numpy as np
 import pytest
 
@@ -7,7 +8,7 @@ from common.bo import GPAcquisitionMethod, run_bo
 from common.gp import GaussianProcess
 from common.kernels import AdditiveKernel, SquaredExponential
 from common.methods.add_gp_ucb import (AddGPUCB, GroupPosteriors, PracticalAddGPUCB, fit_scale_and_bandwidth,
-                                       random_decomposition)
+                                       log10_regret_bounds, random_decomposition)
 
 RNG = np.random.default_rng(3)
 GROUPS = [[0, 3], [1], [4, 2, 5]]
@@ -130,3 +131,25 @@ def test_the_practical_algorithm_relearns_on_schedule_with_groups_of_d():
     assert len(record["y"]) == 11 and method.name == "Add-2/3"
     assert [len(g) for g in kernels[0].groups] == [2, 2, 1]
     assert kernels[0] is kernels[1] is kernels[2] and kernels[3] is not kernels[2]  # relearned before iteration 4
+
+
+# Table 1 (b) of the add_gp_ucb spec: the same bounds evaluated independently, rounded as printed there.
+SPEC_LOG10_BOUNDS = {
+    (24, 6): [(27.6, 7.4, 10.57, 5.74), (30.4, 8.6, 11.74, 6.87), (32.5, 9.6, 12.86, 7.94)],
+    (40, 5): [(48.6, 6.7, 15.50, 5.63), (52.8, 7.8, 16.68, 6.73), (55.9, 8.7, 17.80, 7.79)],
+    (96, 5): [(130.6, 7.1, 32.55, 6.01), (139.8, 8.2, 33.73, 7.11), (146.4, 9.1, 34.85, 8.17)],
+}
+
+
+@pytest.mark.parametrize("dims", list(SPEC_LOG10_BOUNDS))
+def test_table_1_bounds_match_an_independent_evaluation(dims):
+    for horizon, expected in zip((1e2, 1e3, 1e4), SPEC_LOG10_BOUNDS[dims]):
+        bounds = log10_regret_bounds(*dims, horizon)
+        np.testing.assert_allclose(list(bounds.values()), expected, atol=0.051)
+
+
+def test_the_additive_bounds_grow_linearly_in_d_and_the_full_ones_exponentially():
+    small, large = log10_regret_bounds(24, 5, 1e3), log10_regret_bounds(96, 5, 1e3)
+    # D x 4: log10 grows by log10(4) = 0.6 in the Matern additive bound, by far more in GP-UCB's.
+    assert large["Matern, Add-GP-UCB"] - small["Matern, Add-GP-UCB"] == pytest.approx(np.log10(4))
+    assert large["Matern, GP-UCB"] - small["Matern, GP-UCB"] > 20
