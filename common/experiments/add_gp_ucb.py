@@ -1,0 +1,151 @@
+"""Experiments of "High Dimensional Bayesian Optimisation and Bandits via Additive Models" (Kandasamy et al. 2015).
+
+The synthetic block (Figures 3 and 4): the additive trimodal function on
+[-1, 1]^D (the authors' code variant, noise-free) for the paper's nine
+configurations (D, d', M'), maximized from 10 uniform initial points shared by
+every method of a repetition, then ``T_bo`` queries, by
+
+* RAND (uniform queries) and DiRect (DIRECT on f itself, deterministic: one run);
+* GP-UCB (one group of all D coordinates), Add-* (the function's own groups) and
+  Add-d/M for the d of each configuration (groups learned by the marginal
+  likelihood), all :class:`~common.methods.add_gp_ucb.PracticalAddGPUCB`
+  (Algorithm 2: (h, sigma) and the decomposition relearned every 25 iterations).
+
+Acquisition budgets (spec §2.6): GP-UCB min(5000, 100 D), Add-* the same split
+over its M' groups (the authors' code), Add-d/M 0.9 min(5000, 100 D) split over
+its M groups, all times ``budget_scale``. A run stores, per query, the
+noise-free value f, the simple regret S_t and the average regret R_t / t
+(the initial points count, as in the authors' code).
+"""
+import numpy as np
+
+from common.bo import initial_design, run_bo
+from common.methods.add_gp_ucb import PracticalAddGPUCB
+from common.optimizers import direct_maximize
+from common.seeding import make_rng
+from common.test_functions import AdditiveTrimodal
+
+PAPER = "add_gp_ucb"
+# Raise whenever a change alters the numbers of a run; cached runs of another version are recomputed.
+CODE_VERSION = 1
+TITLE = "Kandasamy, Schneider & Póczos: High dimensional BO via additive models (Add-GP-UCB)"
+
+# (D, d', M') of Figures 3 and 4, and the d of the Add-d/M variants shown for each D (spec §3).
+CONFIGURATIONS = [(10, 3, 3), (24, 6, 4), (24, 11, 2), (40, 5, 8), (40, 18, 2), (40, 35, 1),
+                  (96, 5, 19), (96, 29, 3), (120, 55, 2)]
+ADD_GROUP_DIMS = {10: [1, 2, 3, 5], 24: [1, 3, 6, 12], 40: [1, 5, 10, 20], 96: [4, 8, 16, 32], 120: [6, 12, 24, 40]}
+N_INIT = 10
+RELEARN_EVERY = 25
+
+
+def configuration_name(dim, group_dim, n_groups):
+    return f"({dim},{group_dim},{n_groups})"
+
+
+def add_label(dim, group_dim):
+    """Add-d/M with M = ceil(D / d) (the authors' groups: M - 1 of size d and the remainder)."""
+    return f"Add-{group_dim}/{-(-dim // group_dim)}"
+
+
+_PAPER = dict(configurations=[configuration_name(*c) for c in CONFIGURATIONS], T_bo=400, n_runs=20,
+              budget_scale=1.0, n_dec_factor=5, add_dims=None)
+SCALES = {
+    "smoke": {**_PAPER, "configurations": ["(10,3,3)"], "T_bo": 6, "n_runs": 1, "budget_scale": 0.1, "n_dec_factor": 1,
+              "add_dims": {"10": [3]}},
+    "quick": {**_PAPER, "configurations": ["(10,3,3)", "(24,6,4)"], "T_bo": 60, "n_runs": 3, "budget_scale": 0.25,
+              "n_dec_factor": 2, "add_dims": {"10": [3], "24": [6]}},
+    "paper": _PAPER,
+}
+PUBLISHED = {"scale": "quick"}
+BY_NAME = {configuration_name(*c): c for c in CONFIGURATIONS}
+
+
+def methods_of(configuration, params):
+    """The methods run on one configuration: RAND, DiRect, GP-UCB, Add-* and the Add-d/M variants."""
+    dim = configuration[0]
+    dims = ADD_GROUP_DIMS[dim] if params["add_dims"] is None else params["add_dims"].get(str(dim), [])
+    return ["RAND", "DiRect", "GP-UCB", "Add-*"] + [add_label(dim, d) for d in dims]
+
+
+def make_grid(params):
+    """All run configurations for resolved parameters (DiRect is deterministic: one run per configuration)."""
+    grid = []
+    for name in params["configurations"]:
+        for method in methods_of(BY_NAME[name], params):
+            seeds = [0] if method == "DiRect" else range(params["n_runs"])
+            grid += [{"paper": PAPER, "experiment": "synthetic", "problem": name, "method": method, "seed": seed,
+                      "T_bo": params["T_bo"], "budget_scale": params["budget_scale"],
+                      "n_dec_factor": params["n_dec_factor"]} for seed in seeds]
+    return grid
+
+
+def make_problem(name):
+    """The configuration's function; its random coordinate permutation is fixed per configuration."""
+    dim, group_dim, n_groups = BY_NAME[name]
+    return AdditiveTrimodal(dim, group_dim, rng=make_rng(PAPER, name, "permutation"), n_groups=n_groups)
+
+
+def make_method(config, problem):
+    dim = len(problem.bounds)
+    full = min(5000, 100 * dim) * config["budget_scale"]
+    method = config["method"]
+    if method == "GP-UCB":
+        return PracticalAddGPUCB(problem.bounds, int(full), groups=[np.arange(dim)], name=method,
+                                 relearn_every=RELEARN_EVERY, n_init=N_INIT)
+    if method == "Add-*":
+        return PracticalAddGPUCB(problem.bounds, int(full), groups=list(problem.groups), name=method,
+                                 relearn_every=RELEARN_EVERY, n_init=N_INIT)
+    group_dim = int(method.split("/")[0].removeprefix("Add-"))
+    return PracticalAddGPUCB(problem.bounds, int(0.9 * full), group_dim=group_dim,
+                             n_decompositions=config["n_dec_factor"] * dim, relearn_every=RELEARN_EVERY,
+                             n_init=N_INIT)
+
+
+class _Enough(Exception):
+    """Raised by the objective once DIRECT has made the queries it is allowed."""
+
+
+def _direct_queries(problem, n_queries):
+    """f at DIRECT's first ``n_queries`` queries, in its order (the box centre first).
+
+    DIRECT divides whole rectangles, so a budget would end it before its last
+    round; the queries of an unbounded run are cut at ``n_queries`` instead.
+    """
+    values = []
+
+    def objective(X):
+        values.append(problem(X))
+        if sum(map(len, values)) >= n_queries:
+            raise _Enough
+        return values[-1]
+
+    try:  # a round adds at most 2 D points per rectangle, so this budget is never what stops the run
+        direct_maximize(objective, problem.bounds, max_evals=n_queries * (1 + 2 * len(problem.bounds)))
+    except _Enough:
+        pass
+    return np.concatenate(values)[:n_queries]
+
+
+def run(config, iterations=None):
+    """One run: per query, f, the simple regret S_t and the average regret R_t / t.
+
+    ``iterations`` stops after that many queries past the initial design (a
+    prefix of the full run: nothing depends on the budget).
+    """
+    problem = make_problem(config["problem"])
+    n_queries = config["T_bo"] if iterations is None else min(iterations, config["T_bo"])
+    if config["method"] == "DiRect":
+        f = _direct_queries(problem, N_INIT + n_queries)
+    else:
+        repetition = (PAPER, config["problem"], config["seed"])
+        init_rng = make_rng(*repetition, "initial design")  # shared by every method of a repetition
+        method_rng = make_rng(*repetition, config["method"], "method")
+        if config["method"] == "RAND":
+            design = initial_design(problem.bounds, N_INIT, init_rng)
+            f = np.concatenate([problem(design), problem(initial_design(problem.bounds, n_queries, method_rng))])
+        else:
+            f = run_bo(problem, problem.bounds, make_method(config, problem), N_INIT, n_queries, init_rng,
+                       method_rng)["f"]
+    regret = problem.optimal_value - f
+    return {"f": f, "simple_regret": np.minimum.accumulate(regret),
+            "average_regret": np.cumsum(regret) / np.arange(1, len(f) + 1)}

@@ -1,0 +1,38 @@
+"""The Add-GP-UCB synthetic experiment: its grid, and the regrets a run stores."""
+import numpy as np
+import pytest
+
+from common.experiments import add_gp_ucb as experiment
+
+
+def _config(method, problem="(10,3,3)", T_bo=8, seed=0):
+    return {"paper": "add_gp_ucb", "experiment": "synthetic", "problem": problem, "method": method, "seed": seed,
+            "T_bo": T_bo, "budget_scale": 0.1, "n_dec_factor": 1}
+
+
+@pytest.mark.parametrize("method", ["RAND", "DiRect", "GP-UCB", "Add-*", "Add-3/4"])
+def test_simple_regret_is_nonnegative_nonincreasing_and_below_the_average_regret(method):
+    result = experiment.run(_config(method))
+    simple, average = result["simple_regret"], result["average_regret"]
+    assert len(simple) == experiment.N_INIT + 8
+    assert np.all(simple >= 0) and np.all(np.diff(simple) <= 0) and np.all(simple <= average + 1e-12)
+
+
+def test_every_method_of_a_repetition_starts_from_the_same_design_and_direct_from_the_centre():
+    runs = {method: experiment.run(_config(method)) for method in ("RAND", "GP-UCB", "DiRect")}
+    np.testing.assert_array_equal(runs["RAND"]["f"][:experiment.N_INIT], runs["GP-UCB"]["f"][:experiment.N_INIT])
+    problem = experiment.make_problem("(10,3,3)")
+    assert runs["DiRect"]["f"][0] == problem(np.zeros((1, 10)))[0]
+
+
+def test_a_run_cut_short_is_a_prefix_of_the_full_run():
+    full, prefix = experiment.run(_config("Add-*")), experiment.run(_config("Add-*"), iterations=3)
+    np.testing.assert_array_equal(prefix["f"], full["f"][:experiment.N_INIT + 3])
+
+
+def test_the_paper_grid_has_every_configuration_and_one_direct_run_each():
+    grid = experiment.make_grid(experiment.SCALES["paper"])
+    assert {c["problem"] for c in grid} == {experiment.configuration_name(*c) for c in experiment.CONFIGURATIONS}
+    assert sum(c["method"] == "DiRect" for c in grid) == 9
+    assert {c["method"] for c in grid if c["problem"] == "(10,3,3)"} == {
+        "RAND", "DiRect", "GP-UCB", "Add-*", "Add-1/10", "Add-2/5", "Add-3/4", "Add-5/2"}
