@@ -12,9 +12,11 @@ theta ~ N(0, s^2 I), y = f(x) + eps, eps ~ N(0, sigma_n^2) (eq. 16, 19), whose
 posterior is Gaussian (eq. 17). A draw theta~ from it is a whole function that
 can be evaluated and maximized anywhere: Thompson sampling (eq. 18).
 """
+import numba
 import numpy as np
-from scipy.linalg import cho_solve, cholesky, solve_triangular
+from scipy.linalg import cholesky, solve_triangular
 
+from common.gp import cholesky_solve, jittered_cholesky, solve_lower
 from common.kernels.base import as_2d
 
 
@@ -63,6 +65,12 @@ class RandomFourierFeatures:
 class BayesianLinearRegression:
     """Posterior over theta in y = phi(x)^T theta + eps (EGP-TS eq. 17 and 11-12).
 
+    The posterior is kept as the Cholesky factor L of its precision
+    A = Phi^T Phi / sigma_n^2 + I / s^2 and the vector b = Phi^T y / sigma_n^2,
+    never as the covariance A^{-1}: a draw is mean + L^{-T} z (one triangular
+    solve), an observation updates L by rank one (O(D^2)), and nothing forms the
+    2D x 2D inverse.
+
     Parameters
     ----------
     features : RandomFourierFeatures
@@ -73,8 +81,7 @@ class BayesianLinearRegression:
 
     Attributes
     ----------
-    mean : (2D,) posterior mean theta_hat = Sigma Phi^T y / sigma_n^2
-    cov : (2D, 2D) posterior covariance Sigma = (Phi^T Phi / sigma_n^2 + I / s^2)^{-1}
+    mean : (2D,) posterior mean theta_hat = A^{-1} b
     """
 
     def __init__(self, features, noise_variance, prior_variance=None):
@@ -85,8 +92,13 @@ class BayesianLinearRegression:
         self.prior_variance = float(features.kernel.variance if prior_variance is None else prior_variance)
         size = 2 * features.n_features
         self.mean = np.zeros(size)
-        self.cov = self.prior_variance * np.eye(size)
-        self._precision_factor = np.eye(size) / np.sqrt(self.prior_variance)
+        self._rhs = np.zeros(size)
+        self._precision_factor = np.asfortranarray(np.eye(size) / np.sqrt(self.prior_variance))
+
+    @property
+    def cov(self):
+        """The posterior covariance A^{-1}, (2D, 2D): formed on request only (O(D^3))."""
+        return cholesky_solve(self._precision_factor, np.eye(len(self.mean)))
 
     def fit(self, X, y, counts=None):
         """Batch posterior from data (eq. 17).
@@ -101,30 +113,30 @@ class BayesianLinearRegression:
             root = np.sqrt(np.asarray(counts, dtype=float))
             Phi, y = Phi * root[:, None], y * root
         precision = Phi.T @ Phi / self.noise_variance + np.eye(Phi.shape[1]) / self.prior_variance
-        L = cholesky(precision, lower=True)
-        self.cov = cho_solve((L, True), np.eye(len(L)))
-        self.mean = cho_solve((L, True), Phi.T @ y / self.noise_variance)
-        self._precision_factor = L
+        self._precision_factor, _ = jittered_cholesky(precision)
+        self._rhs = Phi.T @ y / self.noise_variance
+        self.mean = cholesky_solve(self._precision_factor, self._rhs)
         return self
 
     def predictive(self, x):
-        """Predictive mean and variance of y at one point (eq. 10): y_hat, s^2 = phi^T Sigma phi + sigma_n^2."""
+        """Predictive mean and variance of y at one point (eq. 10): y_hat, s^2 = phi^T A^{-1} phi + sigma_n^2."""
         phi = self.features(np.asarray(x, dtype=float).reshape(1, -1))[0]
-        return phi @ self.mean, phi @ self.cov @ phi + self.noise_variance
+        v = solve_lower(self._precision_factor, phi)
+        return phi @ self.mean, v @ v + self.noise_variance
 
     def update(self, x, y):
-        """Rank-one recursive Bayes update with one observation (eqs. 11-12).
+        """Rank-one recursive Bayes update with one observation (eqs. 11-12), in O(D^2).
 
-        Returns the log predictive density log N(y; y_hat, s^2) computed before
-        the update, which is the one-step evidence used for mixture weights (eq. 10).
+        A gains phi phi^T / sigma_n^2 (its Cholesky factor is updated by rank one)
+        and b gains phi y / sigma_n^2. Returns the log predictive density
+        log N(y; y_hat, s^2) computed before the update, which is the one-step
+        evidence used for mixture weights (eq. 10).
         """
+        predicted, variance = self.predictive(x)
         phi = self.features(np.asarray(x, dtype=float).reshape(1, -1))[0]
-        cov_phi = self.cov @ phi
-        predicted, variance = phi @ self.mean, phi @ cov_phi + self.noise_variance
-        self.mean = self.mean + cov_phi * (y - predicted) / variance
-        self.cov = self.cov - np.outer(cov_phi, cov_phi) / variance
-        self.cov = 0.5 * (self.cov + self.cov.T)
-        self._precision_factor = None
+        _cholesky_rank_one_update(self._precision_factor, phi / np.sqrt(self.noise_variance))
+        self._rhs = self._rhs + phi * y / self.noise_variance
+        self.mean = cholesky_solve(self._precision_factor, self._rhs)
         return -0.5 * (np.log(2 * np.pi * variance) + (y - predicted) ** 2 / variance)
 
     def log_evidence(self, X, y):
@@ -137,20 +149,22 @@ class BayesianLinearRegression:
         return -0.5 * z @ z - np.log(np.diag(L)).sum() - 0.5 * len(y) * np.log(2 * np.pi)
 
     def sample_function(self, rng):
-        """A posterior function draw f~(x) = phi(x)^T theta~, theta~ ~ N(mean, cov) (eq. 18).
-
-        After :meth:`fit`, theta~ = mean + L^{-T} z with L L^T the posterior
-        precision (one triangular solve). After rank-one updates the covariance
-        is factored by an eigendecomposition whose negative eigenvalues, from
-        round-off in the downdates, are clipped to 0.
-        """
+        """A posterior function draw f~(x) = phi(x)^T theta~, theta~ = mean + L^{-T} z ~ N(mean, A^{-1}) (eq. 18)."""
         z = rng.standard_normal(len(self.mean))
-        if self._precision_factor is not None:
-            return SampledFunction(self.features, self.mean + solve_triangular(self._precision_factor.T, z,
-                                                                               lower=False))
-        values, vectors = np.linalg.eigh(0.5 * (self.cov + self.cov.T))
-        root = vectors * np.sqrt(np.clip(values, 0.0, None))
-        return SampledFunction(self.features, self.mean + root @ z)
+        return SampledFunction(self.features, self.mean + solve_triangular(self._precision_factor.T, z, lower=False))
+
+
+@numba.njit(cache=True)
+def _cholesky_rank_one_update(L, v):
+    """In place: the lower factor of L L^T + v v^T (the classic O(n^2) sweep of Givens-like rotations)."""
+    v = v.copy()
+    for k in range(len(v)):
+        radius = np.sqrt(L[k, k] ** 2 + v[k] ** 2)
+        cosine, sine = radius / L[k, k], v[k] / L[k, k]
+        L[k, k] = radius
+        for i in range(k + 1, len(v)):
+            L[i, k] = (L[i, k] + sine * v[i]) / cosine
+            v[i] = cosine * v[i] - sine * L[i, k]
 
 
 class SampledFunction:

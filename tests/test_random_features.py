@@ -85,3 +85,32 @@ def test_blr_with_counts_equals_blr_on_repeated_rows():
     naive = BayesianLinearRegression(features, 0.05).fit(X_rows, y_rows)
     np.testing.assert_allclose(grouped.mean, naive.mean, atol=1e-10)
     np.testing.assert_allclose(grouped.cov, naive.cov, atol=1e-10)
+
+
+def test_rank_one_updates_keep_a_cholesky_factor_of_the_batch_precision():
+    features = RandomFourierFeatures(SquaredExponential(0.4), 20, 2, np.random.default_rng(6))
+    sequential = BayesianLinearRegression(features, 0.1)
+    for x, value in zip(X, np.sin(X[:, 0])):
+        sequential.update(x, value)
+    L = sequential._precision_factor
+    Phi = features(X)
+    precision = Phi.T @ Phi / 0.1 + np.eye(40) / features.kernel.variance
+    np.testing.assert_allclose(L @ L.T, precision, rtol=1e-10, atol=1e-9)
+    assert np.allclose(L, np.tril(L)) and np.all(np.diag(L) > 0)
+
+
+def test_draws_after_updates_have_the_posterior_covariance():
+    features = RandomFourierFeatures(Matern(2.5, 0.5), 10, 2, np.random.default_rng(7))
+    model = BayesianLinearRegression(features, 0.05)
+    for x, value in zip(X[:12], np.cos(X[:12, 0])):
+        model.update(x, value)
+    rng = np.random.default_rng(8)
+    thetas = np.array([model.sample_function(rng).theta for _ in range(20_000)])
+    np.testing.assert_allclose(np.cov(thetas.T), model.cov, atol=0.03 * np.abs(model.cov).max())
+
+
+def test_a_fit_on_duplicated_rows_with_tiny_noise_adds_jitter_instead_of_failing():
+    features = RandomFourierFeatures(SquaredExponential(0.5), 200, 2, np.random.default_rng(9))
+    X_dup = np.repeat(X[:5], 40, axis=0)
+    model = BayesianLinearRegression(features, 1e-12, prior_variance=1e6).fit(X_dup, np.ones(len(X_dup)))
+    assert np.all(np.isfinite(model.mean)) and np.all(np.isfinite(model.sample_function(np.random.default_rng(0))(X)))
