@@ -154,7 +154,7 @@ def claim_specs():
     for problem in LARGE_D_PRIME:
         specs += [
             ClaimSpec(f"star-beats-gp-ucb-{problem}", "Fig. 3" if problem.startswith(("(24", "(40")) else "Fig. 4",
-                      f"In the (24,11,2), (40,18,2), (40,35,1), (96,29,3) and (120,55,2) examples Add-* outperforms "
+                      "In the (24,11,2), (40,18,2), (40,35,1), (96,29,3) and (120,55,2) examples Add-* outperforms "
                       "GP-UCB", "§5.1", f"final S_T on {problem}, Add-* against GP-UCB",
                       "1 if significantly better, -1 if worse, else 0",
                       cells_measure(lambda params, p=problem: [(p, "Add-*", "GP-UCB")]), min_scale="paper",
