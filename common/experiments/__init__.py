@@ -50,6 +50,7 @@ NOTEBOOKS = {
     "bo_basics": "common.experiments.bo_basics",
     "bo_pp": "common.experiments.bo_pp",
     "random_exploration": "common.experiments.random_exploration",
+    "add_gp_ucb": "common.experiments.add_gp_ucb",
     "mini_gp_opt": "common.experiments.mini_gp_opt",
 }
 

@@ -28,7 +28,9 @@ from common.test_functions import AdditiveTrimodal
 PAPER = "add_gp_ucb"
 # Raise whenever a change alters the numbers of a run; cached runs of another version are recomputed.
 CODE_VERSION = 1
+NOTEBOOK = "add_gp_ucb.ipynb"
 TITLE = "Kandasamy, Schneider & Póczos: High dimensional BO via additive models (Add-GP-UCB)"
+OUTPUTS = ["Table 1", "Fig. 2", "Fig. 3", "Fig. 4"]
 
 # (D, d', M') of Figures 3 and 4, and the d of the Add-d/M variants shown for each D (spec §3).
 CONFIGURATIONS = [(10, 3, 3), (24, 6, 4), (24, 11, 2), (40, 5, 8), (40, 18, 2), (40, 35, 1),
@@ -58,6 +60,25 @@ SCALES = {
 }
 PUBLISHED = {"scale": "quick"}
 BY_NAME = {configuration_name(*c): c for c in CONFIGURATIONS}
+CELL_FIELDS = ("experiment", "problem", "method")
+
+
+def _check_budget_scale(value):
+    """a number with 0 < budget_scale <= 1"""
+    return isinstance(value, (int, float)) and 0 < value <= 1
+
+
+def _check_add_dims(value):
+    """None (every Add-d/M of the paper) or a dict {"D": [d, ...]} with 1 <= d <= D"""
+    return value is None or (isinstance(value, dict) and all(
+        str(key).isdigit() and isinstance(dims, list) and all(isinstance(d, int) and 1 <= d <= int(key) for d in dims)
+        for key, dims in value.items()))
+
+
+ALLOWED = {
+    "configurations": list(BY_NAME), "T_bo": range(1, 1001), "n_runs": range(1, 101),
+    "budget_scale": _check_budget_scale, "n_dec_factor": range(1, 21), "add_dims": _check_add_dims,
+}
 
 
 def methods_of(configuration, params):
