@@ -7,8 +7,8 @@ from common.acquisitions import beta_kandasamy
 from common.bo import GPAcquisitionMethod, run_bo
 from common.gp import GaussianProcess
 from common.kernels import AdditiveKernel, SquaredExponential
-from common.methods.add_gp_ucb import (AddGPUCB, GroupPosteriors, PracticalAddGPUCB, fit_scale_and_bandwidth,
-                                       log10_regret_bounds, random_decomposition)
+from common.methods.add_gp_ucb import (AddGPUCB, DecompositionLikelihood, GroupPosteriors, PracticalAddGPUCB,
+                                       fit_scale_and_bandwidth, log10_regret_bounds, random_decomposition)
 
 RNG = np.random.default_rng(3)
 GROUPS = [[0, 3], [1], [4, 2, 5]]
@@ -105,11 +105,19 @@ def test_the_marginal_likelihood_prefers_the_true_decomposition_over_every_other
     X_pairs = rng.uniform(-1, 1, (80, 6))
     y_pairs = sum(np.sin(2 * X_pairs[:, i] + 3 * X_pairs[:, j] ** 2) for i, j in ((0, 1), (2, 3), (4, 5)))
     truth = [[0, 1], [2, 3], [4, 5]]
-    options = dict(noise_variance=1e-3, noise_bounds="fixed", y_transform="center")
-    kernel = fit_scale_and_bandwidth(X_pairs, y_pairs, truth, np.log([[1e-2, 5.0], [1e-2, 1e2]]), options)
-    scores = {str(sorted(map(sorted, groups))): GaussianProcess(AdditiveKernel(kernel.base, groups), **options)
-              .fit(X_pairs, y_pairs).log_marginal_likelihood() for groups in _pairings(list(range(6)))}
+    likelihood = DecompositionLikelihood(X_pairs, y_pairs, 1e-3)
+    kernel = fit_scale_and_bandwidth(likelihood, truth, np.log([[1e-2, 5.0], [1e-2, 1e2]]))
+    bandwidth, scale = float(kernel.base.lengthscale[0]), kernel.base.variance
+    scores = {str(sorted(map(sorted, groups))): likelihood(groups, bandwidth, scale)
+              for groups in _pairings(list(range(6)))}
     assert len(scores) == 15 and max(scores, key=scores.get) == str(truth)
+
+
+def test_the_decomposition_likelihood_is_the_gp_marginal_likelihood_with_a_constant_mean():
+    groups = [[0, 3], [1, 4], [2, 5]]
+    likelihood = DecompositionLikelihood(X, Y, 1e-3)
+    gp = GaussianProcess(AdditiveKernel(SquaredExponential(0.7, 2.5), groups), 1e-3, y_transform="center").fit(X, Y)
+    assert likelihood(groups, 0.7, 2.5) == pytest.approx(gp.log_marginal_likelihood(), rel=1e-10)
 
 
 def test_the_practical_algorithm_relearns_on_schedule_with_groups_of_d():

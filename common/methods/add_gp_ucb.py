@@ -19,7 +19,9 @@ import numpy as np
 
 from common.acquisitions import beta_kandasamy
 from common.bo import GPAcquisitionMethod
-from common.gp import GaussianProcess, solve_lower
+from scipy.linalg import LinAlgError
+
+from common.gp import GaussianProcess, cholesky_solve, jittered_cholesky, solve_lower
 from common.kernels import AdditiveKernel, SquaredExponential
 from common.optimizers import direct_maximize, direct_maximize_groups
 
@@ -127,31 +129,60 @@ def random_decomposition(dim, group_dim, rng):
     return [np.sort(order[start:start + group_dim]) for start in range(0, dim, group_dim)]
 
 
-def _likelihood(X, y, kernel, gp_options):
-    return GaussianProcess(kernel, **gp_options).fit(X, y).log_marginal_likelihood()
+class DecompositionLikelihood:
+    """log p(y | X) of the practical algorithm's GP at any decomposition and (h, sigma), from one precomputation.
+
+    The GP has the constant prior mean mean(y), a fixed noise variance and the
+    additive kernel sigma sum_j exp(-|x_{G_j} - x'_{G_j}|^2 / (2 h^2)). The squared
+    coordinate differences are computed once; each evaluation then builds K
+    from them and factors it once (a GaussianProcess would also set up a
+    posterior): the decomposition search scores 5 D decompositions per relearning.
+
+    Parameters
+    ----------
+    X : (n, D) inputs; y : (n,) observations; noise_variance : float
+    """
+
+    def __init__(self, X, y, noise_variance):
+        X = np.asarray(X, dtype=float)
+        y = np.asarray(y, dtype=float)
+        self.differences2 = (X[:, None, :] - X[None, :, :]) ** 2
+        self.y = y - y.mean()
+        self.noise_variance = float(noise_variance)
+
+    def __call__(self, groups, bandwidth, scale):
+        r2_by_group = (self.differences2[:, :, group].sum(axis=2) for group in groups)
+        K = scale * sum(np.exp(-0.5 * r2 / bandwidth**2) for r2 in r2_by_group)
+        K.flat[:: len(K) + 1] += self.noise_variance
+        try:
+            L, _ = jittered_cholesky(K, max_tries=4)
+        except LinAlgError:
+            return -np.inf
+        alpha = cholesky_solve(L, self.y)
+        return -0.5 * self.y @ alpha - np.log(L.diagonal()).sum() - 0.5 * len(self.y) * np.log(2 * np.pi)
 
 
-def fit_scale_and_bandwidth(X, y, groups, log_bounds, gp_options, max_evals=50):
+def fit_scale_and_bandwidth(likelihood, groups, log_bounds, max_evals=50):
     """The shared scale sigma and bandwidth h of every group's kernel sigma exp(-|z - z'|^2 / (2 h^2)),
-    maximizing the marginal likelihood by DIRECT over (log h, log sigma) in ``log_bounds`` (the authors'
-    code: about 50 evaluations). Returns the AdditiveKernel."""
+    maximizing ``likelihood`` (a :class:`DecompositionLikelihood`) by DIRECT over (log h, log sigma) in
+    ``log_bounds`` (the authors' code: about 50 evaluations). Returns the AdditiveKernel."""
     def likelihoods(log_values):
-        return np.array([_likelihood(X, y, AdditiveKernel(SquaredExponential(np.exp(log_h), np.exp(log_s)), groups),
-                                     gp_options) for log_h, log_s in log_values])
+        return np.array([likelihood(groups, np.exp(log_h), np.exp(log_s)) for log_h, log_s in log_values])
 
     log_h, log_s = direct_maximize(likelihoods, log_bounds, max_evals).x
     return AdditiveKernel(SquaredExponential(np.exp(log_h), np.exp(log_s)), groups)
 
 
-def learn_decomposition(X, y, group_dim, n_decompositions, log_bounds, gp_options, rng):
+def learn_decomposition(likelihood, group_dim, n_decompositions, log_bounds, rng):
     """Algorithm 2's partial maximization of the marginal likelihood over decompositions (authors' code):
     fit (h, sigma) on a random decomposition, score ``n_decompositions`` random ones at those values, keep
     the best, and fit (h, sigma) again on it. Returns the AdditiveKernel."""
-    dim = X.shape[1]
-    kernel = fit_scale_and_bandwidth(X, y, random_decomposition(dim, group_dim, rng), log_bounds, gp_options)
+    dim = likelihood.differences2.shape[2]
+    kernel = fit_scale_and_bandwidth(likelihood, random_decomposition(dim, group_dim, rng), log_bounds)
+    bandwidth, scale = float(kernel.base.lengthscale[0]), kernel.base.variance
     candidates = [random_decomposition(dim, group_dim, rng) for _ in range(n_decompositions)]
-    scores = [_likelihood(X, y, AdditiveKernel(kernel.base, groups), gp_options) for groups in candidates]
-    return fit_scale_and_bandwidth(X, y, candidates[int(np.argmax(scores))], log_bounds, gp_options)
+    scores = [likelihood(groups, bandwidth, scale) for groups in candidates]
+    return fit_scale_and_bandwidth(likelihood, candidates[int(np.argmax(scores))], log_bounds)
 
 
 class PracticalAddGPUCB(AddGPUCB):
@@ -197,11 +228,12 @@ class PracticalAddGPUCB(AddGPUCB):
             spread = np.std(y[:self.n_init])
             self.gp_options["noise_variance"] = 0.01 * spread
             log_bounds = np.log([[1e-5, 5.0], [0.03 * spread**2, 30.0 * spread**2]])
+            likelihood = DecompositionLikelihood(X, y, self.gp_options["noise_variance"])
             if self.group_dim is None:
-                self.kernel = fit_scale_and_bandwidth(X, y, self.kernel.groups, log_bounds, self.gp_options)
+                self.kernel = fit_scale_and_bandwidth(likelihood, self.kernel.groups, log_bounds)
             else:
-                self.kernel = learn_decomposition(X, y, self.group_dim, self.n_decompositions, log_bounds,
-                                                  self.gp_options, rng)
+                self.kernel = learn_decomposition(likelihood, self.group_dim, self.n_decompositions, log_bounds,
+                                                  rng)
         return GaussianProcess(self.kernel, **self.gp_options).fit(X, y)
 
 
