@@ -130,13 +130,13 @@ def random_decomposition(dim, group_dim, rng):
 
 
 class DecompositionLikelihood:
-    """log p(y | X) of the practical algorithm's GP at any decomposition and (h, sigma), from one precomputation.
+    """log p(y | X) of the practical algorithm's GP at any decomposition and (h, sigma).
 
     The GP has the constant prior mean mean(y), a fixed noise variance and the
-    additive kernel sigma sum_j exp(-|x_{G_j} - x'_{G_j}|^2 / (2 h^2)). The squared
-    coordinate differences are computed once; each evaluation then builds K
-    from them and factors it once (a GaussianProcess would also set up a
-    posterior): the decomposition search scores 5 D decompositions per relearning.
+    additive kernel sigma sum_j exp(-|x_{G_j} - x'_{G_j}|^2 / (2 h^2)). Each
+    evaluation builds K and factors it once (a GaussianProcess would also set
+    up its posterior and factor again for the likelihood): the decomposition
+    search scores 5 D decompositions per relearning.
 
     Parameters
     ----------
@@ -144,15 +144,14 @@ class DecompositionLikelihood:
     """
 
     def __init__(self, X, y, noise_variance):
-        X = np.asarray(X, dtype=float)
+        self.X = np.asarray(X, dtype=float)
         y = np.asarray(y, dtype=float)
-        self.differences2 = (X[:, None, :] - X[None, :, :]) ** 2
         self.y = y - y.mean()
         self.noise_variance = float(noise_variance)
+        self.dim = self.X.shape[1]
 
     def __call__(self, groups, bandwidth, scale):
-        r2_by_group = (self.differences2[:, :, group].sum(axis=2) for group in groups)
-        K = scale * sum(np.exp(-0.5 * r2 / bandwidth**2) for r2 in r2_by_group)
+        K = AdditiveKernel(SquaredExponential(bandwidth, scale), groups)(self.X)
         K.flat[:: len(K) + 1] += self.noise_variance
         try:
             L, _ = jittered_cholesky(K, max_tries=4)
@@ -177,7 +176,7 @@ def learn_decomposition(likelihood, group_dim, n_decompositions, log_bounds, rng
     """Algorithm 2's partial maximization of the marginal likelihood over decompositions (authors' code):
     fit (h, sigma) on a random decomposition, score ``n_decompositions`` random ones at those values, keep
     the best, and fit (h, sigma) again on it. Returns the AdditiveKernel."""
-    dim = likelihood.differences2.shape[2]
+    dim = likelihood.dim
     kernel = fit_scale_and_bandwidth(likelihood, random_decomposition(dim, group_dim, rng), log_bounds)
     bandwidth, scale = float(kernel.base.lengthscale[0]), kernel.base.variance
     candidates = [random_decomposition(dim, group_dim, rng) for _ in range(n_decompositions)]
