@@ -54,3 +54,30 @@ def test_bad_ensembles_are_refused_with_a_clear_error():
         EnsembleRFGP([])
     with pytest.raises(ValueError, match="floor"):
         EnsembleRFGP(_ensemble().members, floor=0.5)
+
+
+def _egp(batch_size=1, refit_every=5, floor=1e-4):
+    from common.methods.egp_ts import EGPTS
+    return EGPTS(KERNELS[1:], np.array([[-2.0, 2.0], [0.0, 1.0]]), n_features=30, refit_every=refit_every,
+                 batch_size=batch_size, n_candidates=200, n_restarts=1, floor=floor)
+
+
+def test_egp_ts_proposes_k_points_in_the_box():
+    from common.bo import run_bo
+    method = _egp(batch_size=3)
+    record = run_bo(lambda Z: np.sin(Z[:, 0]) - Z[:, 1] ** 2, method.bounds, method, 6, 4,
+                    np.random.default_rng(1), np.random.default_rng(2))
+    assert len(record["y"]) == 6 + 4 * 3 and len(method.history) == 12
+    assert np.all(record["X"] >= method.bounds[:, 0]) and np.all(record["X"] <= method.bounds[:, 1])
+
+
+def test_between_refits_the_ensemble_is_the_batch_posterior_of_its_features():
+    # Without a floor the incremental weights are exactly the batch ones (eq. 10 chains into eq. 7).
+    from common.bo import run_bo
+    method = _egp(refit_every=50, floor=0.0)
+    record = run_bo(lambda Z: np.sin(Z[:, 0]) - Z[:, 1] ** 2, method.bounds, method, 6, 5,
+                    np.random.default_rng(3), np.random.default_rng(4))
+    U, z = method._unit(record["X"][:-1]), (record["y"][:-1] - method.y_mean) / method.y_scale
+    batch = EnsembleRFGP([BayesianLinearRegression(m.features, m.noise_variance) for m in method.ensemble.members],
+                         floor=method.floor).fit(U, z)
+    np.testing.assert_allclose(method.ensemble.weights, batch.weights, rtol=1e-6, atol=1e-10)

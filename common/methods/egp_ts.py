@@ -19,7 +19,9 @@ member is lost for good.
 import numpy as np
 from scipy.special import logsumexp
 
-from common.random_features import BayesianLinearRegression
+from common.gp import GaussianProcess
+from common.optimizers import maximize_with_restarts
+from common.random_features import BayesianLinearRegression, RandomFourierFeatures
 
 WEIGHT_FLOOR = 1e-4
 
@@ -74,3 +76,72 @@ class EnsembleRFGP:
         """A Thompson draw (eqs. 8-9): m ~ Cat(w), then a function from member m. Returns (m, function)."""
         member = int(rng.choice(len(self.members), p=self.weights))
         return member, self.members[member].sample_function(rng)
+
+
+class EGPTS:
+    """EGP-TS (Algorithm 1) as a BO method: Thompson sampling from the ensemble, K draws per round.
+
+    Every ``refit_every`` observations (and at the first proposal) the ensemble
+    is re-initialized (Alg. 1 lines 2-16): y is standardized with the current
+    mean and std (kept until the next re-initialization, so that all members'
+    evidences share one scale), each kernel's hyperparameters and noise are
+    fitted by the marginal likelihood, its random features redrawn, and the
+    members and weights computed in batch (eqs. 17, 7). In between, each new
+    observation updates the members by rank one and the weights by eq. 10. A
+    proposal draws m ~ Cat(w) and a function of member m (eqs. 8-9) and
+    maximizes it by candidate search and L-BFGS-B with its gradient. The model
+    works on the unit cube of the box.
+
+    Parameters
+    ----------
+    kernels : list of StationaryKernel, the dictionary (their hyperparameters are starting points).
+    bounds : (d, 2) box.
+    n_features : int, D random features per member (2D parameters).
+    refit_every : int, observations between re-initializations (the paper: 50).
+    batch_size : int, K draws per round (1: sequential EGP-TS).
+    noise_bounds : (low, high), the range of each member's fitted noise variance on standardized y.
+    n_candidates, n_restarts : of the maximization of each draw.
+    """
+
+    def __init__(self, kernels, bounds, *, n_features=50, refit_every=50, batch_size=1, noise_bounds=(1e-6, 1.0),
+                 n_candidates=1000, n_restarts=5, floor=WEIGHT_FLOOR, name="EGP-TS"):
+        self.kernels = list(kernels)
+        self.bounds = np.asarray(bounds, dtype=float)
+        self.n_features, self.refit_every, self.batch_size = int(n_features), int(refit_every), int(batch_size)
+        self.noise_bounds, self.floor = noise_bounds, floor
+        self.n_candidates, self.n_restarts = int(n_candidates), int(n_restarts)
+        self.name = name
+        self.ensemble, self.n_modelled, self.n_at_refit, self.history = None, 0, 0, []
+
+    def _unit(self, X):
+        low, high = self.bounds[:, 0], self.bounds[:, 1]
+        return (np.asarray(X, dtype=float) - low) / (high - low)
+
+    def _reinitialize(self, U, y, rng):
+        self.y_mean, self.y_scale = float(np.mean(y)), float(np.std(y)) or 1.0
+        z = (y - self.y_mean) / self.y_scale
+        members = []
+        for kernel in self.kernels:
+            gp = GaussianProcess(kernel, 1e-2, noise_bounds=self.noise_bounds).fit(U, z)
+            gp.fit_hyperparameters(rng, n_restarts=1)
+            features = RandomFourierFeatures(gp.kernel, self.n_features, U.shape[1], rng)
+            members.append(BayesianLinearRegression(features, gp.noise_variance))
+        self.ensemble = EnsembleRFGP(members, floor=self.floor).fit(U, z)
+        self.n_modelled = self.n_at_refit = len(y)
+
+    def propose(self, X, y, iteration, rng):
+        U, y = self._unit(X), np.asarray(y, dtype=float)
+        if self.ensemble is None or len(y) - self.n_at_refit >= self.refit_every:
+            self._reinitialize(U, y, rng)
+        for u, value in zip(U[self.n_modelled:], y[self.n_modelled:]):
+            self.ensemble.update(u, (value - self.y_mean) / self.y_scale)
+        self.n_modelled = len(y)
+        unit_box = np.tile([0.0, 1.0], (U.shape[1], 1))
+        points = []
+        for _ in range(self.batch_size):
+            member, draw = self.ensemble.sample_function(rng)
+            self.history.append(member)
+            u = maximize_with_restarts(draw, unit_box, rng, n_candidates=self.n_candidates,
+                                       n_restarts=self.n_restarts, fun_and_grad=draw.value_and_gradient).x
+            points.append(self.bounds[:, 0] + u * (self.bounds[:, 1] - self.bounds[:, 0]))
+        return np.array(points)
