@@ -55,21 +55,27 @@ class EnsembleRFGP:
         self.prior_weights = (np.full(len(members), 1 / len(members)) if prior_weights is None
                               else np.asarray(prior_weights, dtype=float))
         self.floor = float(floor)
-        self.weights = self.prior_weights.copy()
+        self._set_weights(np.log(self.prior_weights))
+
+    def _set_weights(self, log_weights):
+        self.weights = floored(log_weights, self.floor)
+        # The floored weights are what the next update starts from (App. E); without a floor, the exact log
+        # weights, which stay finite where a weight underflows to 0.
+        self._log_weights = np.log(self.weights) if self.floor > 0 else log_weights - logsumexp(log_weights)
 
     def fit(self, X, y):
         """Every member's batch posterior (eq. 17) and the batch weights w_0 p(D | m) (eq. 7)."""
         log_weights = [np.log(w0) + member.log_evidence(X, y) for w0, member in zip(self.prior_weights, self.members)]
         for member in self.members:
             member.fit(X, y)
-        self.weights = floored(log_weights, self.floor)
+        self._set_weights(np.array(log_weights))
         return self
 
     def update(self, x, y):
         """One observation: the weights by each member's one-step evidence (eq. 10), then the members
         by rank-one updates (eqs. 11-12), both from the posterior before the observation."""
         log_likelihoods = [member.update(x, y) for member in self.members]  # each returns its evidence first
-        self.weights = floored(np.log(self.weights) + np.array(log_likelihoods), self.floor)
+        self._set_weights(self._log_weights + np.array(log_likelihoods))
         return self
 
     def sample_function(self, rng):
