@@ -161,3 +161,16 @@ def test_the_additive_bounds_grow_linearly_in_d_and_the_full_ones_exponentially(
     # D x 4: log10 grows by log10(4) = 0.6 in the Matern additive bound, by far more in GP-UCB's.
     assert large["Matern, Add-GP-UCB"] - small["Matern, Add-GP-UCB"] == pytest.approx(np.log10(4))
     assert large["Matern, GP-UCB"] - small["Matern, GP-UCB"] > 20
+
+
+def test_gp_ei_maximizes_the_expected_improvement_of_its_gp():
+    from common.acquisitions import ExpectedImprovement
+    from common.methods.add_gp_ucb import PracticalGPEI
+    bounds = np.tile([-1.0, 1.0], (3, 1))
+    method = PracticalGPEI(bounds, max_evals=300, n_init=6)
+    X_data = np.random.default_rng(0).uniform(-1, 1, (6, 3))
+    y_data = np.sin(2 * X_data[:, 0]) - X_data[:, 1] ** 2
+    x = method.propose(X_data, y_data, 1, np.random.default_rng(1))
+    ours = ExpectedImprovement(float(y_data.max()))
+    grid = np.random.default_rng(2).uniform(-1, 1, (2000, 3))
+    assert ours(method.last_gp, x)[0] >= ours(method.last_gp, grid).max() - 1e-9  # DIRECT beats 2000 random points
