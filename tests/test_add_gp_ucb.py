@@ -174,3 +174,16 @@ def test_gp_ei_maximizes_the_expected_improvement_of_its_gp():
     ours = ExpectedImprovement(float(y_data.max()))
     grid = np.random.default_rng(2).uniform(-1, 1, (2000, 3))
     assert ours(method.last_gp, x)[0] >= ours(method.last_gp, grid).max() - 1e-9  # DIRECT beats 2000 random points
+
+
+def test_rembo_maps_its_low_dimensional_box_into_the_objective_box():
+    from common.methods.add_gp_ucb import RemboObjective
+    box = np.column_stack([np.arange(20.0), np.arange(20.0) + 2])
+    rembo = RemboObjective(lambda Z: Z.sum(1), box, 4, np.random.default_rng(0))
+    np.testing.assert_array_equal(rembo.bounds, np.tile([-2.0, 2.0], (4, 1)))
+    U = np.random.default_rng(1).uniform(-2, 2, (500, 4))
+    X = rembo.to_box(U)
+    assert X.shape == (500, 20) and np.all(X >= box[:, 0]) and np.all(X <= box[:, 1])
+    assert np.any(X == box[:, 1]) and np.any(X == box[:, 0])  # the projection clips
+    np.testing.assert_allclose(rembo(U), X.sum(1))
+    np.testing.assert_allclose(rembo.to_box(np.zeros(4)), box.mean(axis=1)[None, :])  # u = 0 is the centre

@@ -263,6 +263,41 @@ class PracticalGPEI(PracticalAddGPUCB):
         return direct_maximize(expected_improvement, self.bounds, self.max_evals).x[None, :]
 
 
+class RemboObjective:
+    """REMBO's view of an objective (Wang et al. 2013, as §5 of the paper runs it): a random embedding.
+
+    With A in R^{D x d_e} (entries N(0, 1), drawn once), the objective is
+    searched over u in [-sqrt(d_e), sqrt(d_e)]^{d_e} as g(u) = f(p(A u)), where
+    p clips A u to [-1, 1]^D and maps it onto the box. Any BO method then runs
+    on ``bounds`` (the u-box); ``to_box`` gives the points of the original box.
+
+    Parameters
+    ----------
+    objective : callable (n, D) -> (n,)
+    bounds : (D, 2) box of the objective.
+    embedding_dim : int, d_e.
+    rng : numpy.random.Generator, for A.
+    """
+
+    def __init__(self, objective, bounds, embedding_dim, rng):
+        self.objective = objective
+        self.box = np.asarray(bounds, dtype=float)
+        dim = len(self.box)
+        if not 1 <= embedding_dim <= dim:
+            raise ValueError(f"embedding_dim must be between 1 and the dimension {dim}; got {embedding_dim}.")
+        self.matrix = rng.standard_normal((dim, embedding_dim))
+        self.bounds = np.tile([-np.sqrt(embedding_dim), np.sqrt(embedding_dim)], (embedding_dim, 1))
+
+    def to_box(self, U):
+        """p(A u): A u clipped to [-1, 1]^D, mapped onto the objective's box; shape (n, D)."""
+        Z = np.clip(np.atleast_2d(U) @ self.matrix.T, -1.0, 1.0)
+        low, high = self.box[:, 0], self.box[:, 1]
+        return low + (Z + 1.0) / 2.0 * (high - low)
+
+    def __call__(self, U):
+        return self.objective(self.to_box(U))
+
+
 # --------------------------------------------------------------------------- Table 1: the regret bounds
 def log10_regret_bounds(dim, group_dim, horizon, nu=2.5):
     """log10 of the four cumulative-regret bounds of Table 1 at T = ``horizon``, constants dropped.
