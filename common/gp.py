@@ -33,11 +33,9 @@ from scipy.linalg.lapack import dpotrf, dpotri, dpotrs, dpptrs, dtrtrs
 from scipy.optimize import minimize
 
 from common.kernels.base import as_2d
+from common.kernels.stationary import CANCELLATION_RATIO
 
 Y_TRANSFORMS = ("none", "center", "standardize")
-# The raw-moment variance E[y^2] - E[y]^2 keeps about 7 significant digits while it exceeds this ratio
-# times E[y]^2; below it the variance is recomputed about the mean (the cheap form keeps every cached bit).
-CANCELLATION_RATIO = 1e-8
 
 
 def jittered_cholesky(A, max_tries=8):
@@ -273,7 +271,8 @@ class GaussianProcess:
         if self.y_transform == "standardize" and total > 1:
             variance = second / total - mean**2
             if variance < CANCELLATION_RATIO * mean**2:
-                # The raw moments cancel (|mean| >> std): recompute about the mean, O(n).
+                # The raw moments cancel (|mean| >> std, the same threshold as for squared distances):
+                # recompute about the mean, O(n); the cheap form keeps every cached bit elsewhere.
                 variance = (self.counts @ (self._y_raw - mean) ** 2 + self._scatter.sum()) / total
             variance = max(variance, 0.0)
             scale = np.sqrt(variance) if variance > 1e-300 else 1.0

@@ -120,7 +120,12 @@ class BayesianLinearRegression:
 
     def predictive(self, x):
         """Predictive mean and variance of y at one point (eq. 10): y_hat, s^2 = phi^T A^{-1} phi + sigma_n^2."""
-        phi = self.features(np.asarray(x, dtype=float).reshape(1, -1))[0]
+        return self._predictive(self._phi(x))
+
+    def _phi(self, x):
+        return self.features(np.asarray(x, dtype=float).reshape(1, -1))[0]
+
+    def _predictive(self, phi):
         v = solve_lower(self._precision_factor, phi)
         return phi @ self.mean, v @ v + self.noise_variance
 
@@ -132,8 +137,8 @@ class BayesianLinearRegression:
         log N(y; y_hat, s^2) computed before the update, which is the one-step
         evidence used for mixture weights (eq. 10).
         """
-        predicted, variance = self.predictive(x)
-        phi = self.features(np.asarray(x, dtype=float).reshape(1, -1))[0]
+        phi = self._phi(x)
+        predicted, variance = self._predictive(phi)
         _cholesky_rank_one_update(self._precision_factor, phi / np.sqrt(self.noise_variance))
         self._rhs = self._rhs + phi * y / self.noise_variance
         self.mean = cholesky_solve(self._precision_factor, self._rhs)

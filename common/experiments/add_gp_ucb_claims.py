@@ -61,20 +61,17 @@ def final_regrets(table, column="simple_regret"):
     return last.reindex(columns=["problem", "method", "seed", column]).rename(columns={column: "value"})
 
 
-def _per_seed(values, problem, method, seeds=None):
-    runs = values[(values["problem"] == problem) & (values["method"] == method)].set_index("seed")["value"]
-    if method == "DiRect" and len(runs) and seeds is not None:  # deterministic: its one value against every seed
-        return pd.Series(runs.iloc[0], index=seeds)
-    return runs
+def _per_seed(values, problem, method):
+    return values[(values["problem"] == problem) & (values["method"] == method)].set_index("seed")["value"]
 
 
 def _cell(values, problem, ours, other):
-    a = _per_seed(values, problem, ours)
-    b = _per_seed(values, problem, other)
-    if ours == "DiRect":
-        a = _per_seed(values, problem, ours, seeds=b.index)
-    elif other == "DiRect":
-        b = _per_seed(values, problem, other, seeds=a.index)
+    a, b = _per_seed(values, problem, ours), _per_seed(values, problem, other)
+    # DiRect is deterministic: its one value stands against every seed of the other method.
+    if ours == "DiRect" and len(a):
+        a = pd.Series(a.iloc[0], index=b.index)
+    if other == "DiRect" and len(b):
+        b = pd.Series(b.iloc[0], index=a.index)
     return stats.paired_by_seed(a, b, higher_is_better=False)
 
 

@@ -9,8 +9,9 @@ import numpy as np
 
 from common.kernels.base import Hyperparameter, Kernel, as_2d, check_bounds, check_positive
 
-# Where the expansion of r^2 keeps fewer than about 7 significant digits (eps / ratio), r^2 is recomputed
-# from differences; elsewhere it keeps its bits, and with them every cached run.
+# Where a cheap expanded form (r^2 = |x|^2 + |y|^2 - 2 x.y here, E[y^2] - E[y]^2 in the GP's standardize)
+# keeps fewer than about 7 significant digits (eps / ratio), the quantity is recomputed from differences;
+# elsewhere it keeps its bits, and with them every cached run.
 CANCELLATION_RATIO = 1e-8
 
 

@@ -17,9 +17,8 @@ phi~^(j) is not GP-UCB on the additive GP: sum_j sigma^(j) >= sigma.
 """
 import numpy as np
 from scipy.linalg import LinAlgError
-from scipy.stats import norm
 
-from common.acquisitions import beta_kandasamy
+from common.acquisitions import ExpectedImprovement, beta_kandasamy
 from common.bo import GPAcquisitionMethod
 from common.gp import GaussianProcess, cholesky_solve, jittered_cholesky, solve_lower
 from common.kernels import AdditiveKernel, SquaredExponential
@@ -43,6 +42,7 @@ class GroupPosteriors:
         self.gp = gp
         self.groups = gp.kernel.groups
         self.base = gp.kernel.base
+        self.group_inputs = [gp.X[:, group] for group in self.groups]  # per posterior, not per DIRECT round
 
     def predict(self, points):
         """Means and standard deviations of every group at its own points.
@@ -57,7 +57,7 @@ class GroupPosteriors:
         (the GP's ``y_mean``) is in none of them, so mu = y_mean + sum_j mu^(j).
         """
         gp = self.gp
-        columns = [self.base(Z, gp.X[:, group]) for Z, group in zip(points, self.groups)]
+        columns = [self.base(Z, inputs) for Z, inputs in zip(points, self.group_inputs)]
         V = solve_lower(gp.L, np.vstack(columns).T)  # one solve for every group's candidates
         results, start = [], 0
         for Z, Ks in zip(points, columns):
@@ -241,7 +241,7 @@ class PracticalGPEI(PracticalAddGPUCB):
     the same hyperparameter schedule), expected improvement over the best observation maximized by DIRECT.
 
     EI(x) = (mu - y+) Phi(u) + sigma phi(u), u = (mu - y+) / sigma, and max(mu - y+, 0) where sigma = 0
-    (the authors' ``getEIUtility.m``).
+    (the authors' ``getEIUtility.m``; :class:`~common.acquisitions.ExpectedImprovement`).
     """
 
     def __init__(self, bounds, max_evals, *, relearn_every=25, n_init=10, name="GP-EI"):
@@ -251,16 +251,8 @@ class PracticalGPEI(PracticalAddGPUCB):
     def propose(self, X, y, iteration, rng):
         gp = self.fit_model(X, y, rng)
         self.last_gp = gp
-        best = float(np.max(y))
-
-        def expected_improvement(Z):
-            mean, std = gp.predict(Z, return_std=True)
-            gap = mean - best
-            with np.errstate(divide="ignore", invalid="ignore"):
-                u = np.where(std > 0, gap / std, 0.0)
-            return np.where(std > 0, gap * norm.cdf(u) + std * norm.pdf(u), np.maximum(gap, 0.0))
-
-        return direct_maximize(expected_improvement, self.bounds, self.max_evals).x[None, :]
+        acquisition = ExpectedImprovement(float(np.max(y)))
+        return direct_maximize(lambda Z: acquisition(gp, Z), self.bounds, self.max_evals).x[None, :]
 
 
 class RemboObjective:
