@@ -1,6 +1,7 @@
 """EGP-TS's ensemble: weights by evidence (batch and incremental), the floor, Thompson draws."""
 import numpy as np
 import pytest
+from scipy.stats import truncnorm
 
 from common.kernels import Matern, SquaredExponential
 from common.methods.egp_ts import EnsembleRFGP, floored
@@ -81,3 +82,108 @@ def test_between_refits_the_ensemble_is_the_batch_posterior_of_its_features():
     batch = EnsembleRFGP([BayesianLinearRegression(m.features, m.noise_variance) for m in method.ensemble.members],
                          floor=method.floor).fit(U, z)
     np.testing.assert_allclose(method.ensemble.weights, batch.weights, rtol=1e-6, atol=1e-10)
+
+
+# ---------------------------------------------------------------- baselines
+BOX = np.array([[-2.0, 2.0], [0.0, 1.0]])
+
+
+def _objective(Z):
+    return np.sin(Z[:, 0]) - Z[:, 1] ** 2
+
+
+def _run(method, n_iterations=4):
+    from common.bo import run_bo
+    return run_bo(_objective, method.bounds, method, 6, n_iterations, np.random.default_rng(5),
+                  np.random.default_rng(6))
+
+
+def _baselines(batch_size=1):
+    from common.methods.egp_ts import EXP3BO, GPTS, BanditBO, FullyBayesianGPTS
+    small = dict(n_features=30, n_candidates=100, n_restarts=1, batch_size=batch_size)
+    return [GPTS(KERNELS[1], BOX, **small), BanditBO(KERNELS[1:], BOX, **small),
+            EXP3BO(KERNELS[1:], BOX, horizon=10, **small),
+            FullyBayesianGPTS(BOX, warmup_sweeps=5, sweeps=2, **small)]
+
+
+@pytest.mark.parametrize("index", range(4))
+def test_every_thompson_baseline_proposes_k_points_in_the_box(index):
+    method = _baselines(batch_size=2)[index]
+    record = _run(method, n_iterations=3)
+    assert len(record["y"]) == 6 + 3 * 2, method.name
+    assert np.all(record["X"] >= BOX[:, 0]) and np.all(record["X"] <= BOX[:, 1])
+
+
+def test_banditbo_plays_the_arm_whose_draw_has_the_largest_maximum(monkeypatch):
+    from common.methods.egp_ts import BanditBO
+    method = BanditBO(KERNELS[1:], BOX, n_features=30, n_candidates=100, n_restarts=1)
+    maxima = iter([(np.array([0.1, 0.1]), 1.0), (np.array([0.9, 0.9]), 3.0), (np.array([0.5, 0.5]), 2.0)])
+    monkeypatch.setattr(method, "_argmax", lambda draw, rng: next(maxima))
+    point = method.propose(BOX[:, 0] + np.random.default_rng(0).uniform(size=(6, 2)) * [4, 1],
+                           np.arange(6.0), 0, np.random.default_rng(1))
+    assert method.history == [1]
+    np.testing.assert_allclose(point[0], method._to_box(np.array([0.9, 0.9])))
+
+
+def test_exp3_probabilities_mix_the_gains_with_uniform_exploration():
+    from common.methods.egp_ts import EXP3BO
+    method = EXP3BO(KERNELS[1:], BOX, horizon=100)
+    assert 0 < method.gamma < 1
+    method.log_gains = np.array([50.0, 0.0, 0.0])
+    probabilities = method.probabilities
+    assert probabilities.sum() == pytest.approx(1.0)
+    assert probabilities[1:] == pytest.approx(method.gamma / 3) and probabilities[0] > 1 - method.gamma
+
+
+def test_exp3_credits_only_the_arm_that_proposed_the_point():
+    method = _baselines()[2]
+    _run(method, n_iterations=3)
+    played = method.history
+    y = np.concatenate([np.zeros(6), [0.0, 0.0], [1.0]])  # the last arm's point is the best so far
+    before = method.log_gains.copy()
+    method._pending, method.n_seen = [(played[-1], 0.5)], 8
+    method._reward_pending(y)
+    change = method.log_gains - before
+    assert change[played[-1]] == pytest.approx(method.gamma * 1.0 / (0.5 * 3))
+    assert np.count_nonzero(change) == 1
+
+
+def test_slice_sampling_leaves_a_truncated_gaussian_invariant():
+    from common.methods.egp_ts import slice_sample
+    rng = np.random.default_rng(0)
+    x, draws = np.array([0.5, 0.5]), []
+    for _ in range(3000):
+        x, _ = slice_sample(lambda v: -0.5 * np.sum(((v - [0.3, 0.0]) / [0.2, 1.0]) ** 2), x, [0.0, 0.0],
+                            [1.0, 1.0], rng)
+        draws.append(x.copy())
+    draws = np.array(draws)
+    for coordinate, (mean, std) in enumerate([(0.3, 0.2), (0.0, 1.0)]):
+        target = truncnorm((0 - mean) / std, (1 - mean) / std, loc=mean, scale=std)
+        assert draws[:, coordinate].mean() == pytest.approx(target.mean(), abs=0.015)
+        assert draws[:, coordinate].std() == pytest.approx(target.std(), abs=0.015)
+
+
+def test_fully_bayesian_samples_stay_in_the_prior_box():
+    method = _baselines()[3]
+    _run(method, n_iterations=3)
+    samples = np.array(method.samples)
+    assert samples.shape == (3, 3)
+    assert np.all(samples >= method.prior_box[:, 0]) and np.all(samples <= method.prior_box[:, 1])
+
+
+def test_egp_ei_weights_follow_the_fitted_evidence():
+    from common.methods.egp_ts import EGPEI
+    method = EGPEI(KERNELS[1:], BOX, n_candidates=100, n_restarts=1)
+    _run(method, n_iterations=2)
+    assert method.weights.sum() == pytest.approx(1.0) and method.weights.min() >= 1e-4 / (1 + 3e-4)
+    single = EGPEI([KERNELS[2]], BOX, n_candidates=100, n_restarts=1, name="GP-EI")
+    _run(single, n_iterations=2)
+    assert single.weights.tolist() == [1.0] and single.history == [0, 0]
+
+
+@pytest.mark.parametrize("options, name", [({"batch_size": 0}, "batch_size"), ({"n_features": 0}, "n_features"),
+                                           ({"horizon": 0}, "horizon")])
+def test_bad_baseline_options_are_refused_naming_the_parameter(options, name):
+    from common.methods.egp_ts import EXP3BO
+    with pytest.raises(ValueError, match=name):
+        EXP3BO(KERNELS[1:], BOX, **{"horizon": 10, **options})
