@@ -16,9 +16,23 @@ def _table(levels, problem="(10,3,3)", seeds=20):
         for seed in ([0] if method == "DiRect" else range(seeds)):
             final = level + (0 if method == "DiRect" else 0.1 * rng.standard_normal())
             for step, factor in enumerate((3.0, 2.0, 1.0)):
-                rows.append({"run_key": f"{method}-{seed}", "eval": step, "problem": problem, "method": method,
-                             "seed": seed, "simple_regret": final * factor, "average_regret": final * factor + 1})
+                rows.append({"run_key": f"{method}-{seed}", "eval": step, "experiment": "synthetic",
+                             "problem": problem, "method": method, "seed": seed, "simple_regret": final * factor,
+                             "average_regret": final * factor + 1})
     return pd.DataFrame(rows)
+
+
+def _real_table(levels, problem=experiment.SDSS, seeds=10):
+    """Real-world runs whose final best value is ``levels[method]`` plus seed noise, with one synthetic run."""
+    rng = np.random.default_rng(1)
+    rows = []
+    for method, level in levels.items():
+        for seed in ([0] if method == "DiRect" else range(seeds)):
+            final = level + (0 if method == "DiRect" else 0.1 * rng.standard_normal())
+            for step, offset in enumerate((-2.0, -1.0, 0.0)):
+                rows.append({"run_key": f"{method}-{seed}", "eval": step, "experiment": "real_world",
+                             "problem": problem, "method": method, "seed": seed, "best_so_far": final + offset})
+    return pd.concat([_table({"GP-UCB": 10}, seeds=2), pd.DataFrame(rows)], ignore_index=True)
 
 
 def _verdicts(table):
@@ -46,3 +60,37 @@ def test_direct_is_compared_with_every_seed_of_the_other_method():
 def test_the_identities_hold_on_any_runs():
     verdicts = _verdicts(_table({"GP-UCB": 10}))
     assert verdicts["simple-below-average-regret"] == verdicts["table1-additive-below-full"] == "verified"
+
+
+SDSS_LEVELS = {"RAND": -20, "DiRect": -30, "GP-UCB": -15, "GP-EI": -16, "REMBO": -18, "Add-2/10": -10,
+               "Add-4/5": -9, "Add-5/4": -8, "Add-10/2": -12}
+
+
+def test_sdss_orderings_are_judged_on_the_final_best_value_higher_is_better():
+    verdicts = _verdicts(_real_table(SDSS_LEVELS))
+    for claim in ("sdss-rand-beats-direct", "sdss-bo-beats-rand", "sdss-add-beat-gp-ucb", "sdss-rembo-not-competitive",
+                  "sdss-add-5-4-slightly-best"):
+        assert verdicts[claim] == "reproduced", claim
+    reversed_levels = {method: -level for method, level in SDSS_LEVELS.items()}
+    verdicts = _verdicts(_real_table(reversed_levels))
+    assert verdicts["sdss-rand-beats-direct"] == verdicts["sdss-add-beat-gp-ucb"] == "not reproduced"
+
+
+def test_slightly_best_is_partly_reproduced_when_level_but_not_highest():
+    levels = {**SDSS_LEVELS, "Add-5/4": -9.02, "Add-4/5": -9.0}  # within the seed noise of each other
+    assert _verdicts(_real_table(levels))["sdss-add-5-4-slightly-best"] in ("partly reproduced", "reproduced")
+    levels = {**SDSS_LEVELS, "Add-5/4": -11}
+    assert _verdicts(_real_table(levels))["sdss-add-5-4-slightly-best"] == "not reproduced"
+
+
+def test_real_world_claims_wait_for_the_paper_scale_and_the_values_are_not_comparable():
+    quick = {**experiment.SCALES["quick"], "scale": "quick"}
+    verdicts = add_claims.judge(_real_table(SDSS_LEVELS), quick).set_index("id")["verdict"]
+    assert verdicts["sdss-bo-beats-rand"] == "not run at this scale"
+    assert verdicts["fig5-values"] == "not comparable"
+
+
+def test_real_world_claims_are_not_run_without_their_problem():
+    verdicts = add_claims.judge(_real_table(SDSS_LEVELS), {**PARAMS, "real_world": [experiment.SDSS]})
+    verdicts = verdicts.set_index("id")["verdict"]
+    assert verdicts["vj-rembo-worst"] == verdicts["vj-add-6-4-best"] == "not run at this scale"
