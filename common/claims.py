@@ -137,10 +137,10 @@ def load_paper_numbers(paper_key):
                                                            if name not in numbers.columns]], fill_value="")
     for name in ("value", "std"):
         converted = pd.to_numeric(numbers[name].replace("", np.nan), errors="coerce")
-        bad = numbers[name][converted.isna() & (numbers[name] != "")]
-        if len(bad):
-            raise ValueError(f"{path}: column {name!r} must hold numbers; got {list(bad)[:3]} "
-                             f"on line(s) {[index + 2 for index in bad.index[:3]]}")
+        is_bad = (converted.isna() & (numbers[name] != "")).to_numpy()
+        if is_bad.any():
+            raise ValueError(f"{path}: column {name!r} must hold numbers; got {list(numbers[name][is_bad])[:3]} "
+                             f"on line(s) {[int(row) + 2 for row in np.flatnonzero(is_bad)[:3]]}")
         numbers[name] = converted.astype(float)
     if numbers["value"].isna().any():
         lines = [index + 2 for index in numbers.index[numbers["value"].isna()][:3]]

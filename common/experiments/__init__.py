@@ -52,6 +52,7 @@ NOTEBOOKS = {
     "random_exploration": "common.experiments.random_exploration",
     "add_gp_ucb": "common.experiments.add_gp_ucb",
     "mini_gp_opt": "common.experiments.mini_gp_opt",
+    "egp_ts": "common.experiments.egp_ts",
 }
 
 REQUIRED_ATTRIBUTES = ("NOTEBOOK", "TITLE", "OUTPUTS", "SCALES", "PUBLISHED", "PAPER", "make_grid", "run",

@@ -26,6 +26,8 @@ from common.optimizers import maximize_with_restarts
 from common.random_features import BayesianLinearRegression, RandomFourierFeatures
 
 WEIGHT_FLOOR = 1e-4
+# The first fit's noise variance on standardized y (spec U3: sklearn's WhiteKernel(1e-3)).
+INITIAL_NOISE = 1e-3
 
 
 def floored(log_weights, floor=WEIGHT_FLOOR):
@@ -178,13 +180,14 @@ class EGPTS(_RandomFeatureThompson):
         self.kernels = list(kernels)
         self.refit_every, self.floor = int(refit_every), floor
         self.ensemble, self.n_modelled, self.n_at_refit, self.history = None, 0, 0, []
+        self.weight_history = []  # the weights w_t of every proposal round, (M,) each
 
     def _reinitialize(self, U, y, rng):
         self.y_mean, self.y_scale = float(np.mean(y)), float(np.std(y)) or 1.0
         z = (y - self.y_mean) / self.y_scale
         members = []
         for kernel in self.kernels:
-            gp = self._fit_gp(kernel, 1e-2, U, z, rng, self.mle_restarts)
+            gp = self._fit_gp(kernel, INITIAL_NOISE, U, z, rng, self.mle_restarts)
             members.append(BayesianLinearRegression(RandomFourierFeatures(gp.kernel, self.n_features, U.shape[1],
                                                                           rng), gp.noise_variance))
         self.ensemble = EnsembleRFGP(members, floor=self.floor).fit(U, z)
@@ -197,6 +200,7 @@ class EGPTS(_RandomFeatureThompson):
         for u, value in zip(U[self.n_modelled:], y[self.n_modelled:]):
             self.ensemble.update(u, (value - self.y_mean) / self.y_scale)
         self.n_modelled = len(y)
+        self.weight_history.append(self.ensemble.weights.copy())
         points = []
         for _ in range(self.batch_size):
             member, draw = self.ensemble.sample_function(rng)
@@ -215,7 +219,7 @@ class GPTS(_RandomFeatureThompson):
 
     def __init__(self, kernel, bounds, *, name="GP-TS", **options):
         super().__init__(bounds, name=name, **options)
-        self.kernel, self.noise_variance = kernel, 1e-2
+        self.kernel, self.noise_variance = kernel, INITIAL_NOISE
 
     def propose(self, X, y, iteration, rng):
         U, z = self._unit(X), _standardized(y)
@@ -233,7 +237,7 @@ class _KernelArms(_RandomFeatureThompson):
         super().__init__(bounds, **options)
         if not kernels:
             raise ValueError("kernels must be a non-empty list (the dictionary).")
-        self.kernels, self.noise_variances = list(kernels), [1e-2] * len(kernels)
+        self.kernels, self.noise_variances = list(kernels), [INITIAL_NOISE] * len(kernels)
         self.history = []
 
     def _fit_arm(self, arm, U, z, rng):
@@ -435,9 +439,9 @@ class EGPEI(_RandomFeatureThompson):
         super().__init__(bounds, name=name, **options)
         if not kernels:
             raise ValueError("kernels must be a non-empty list (the dictionary).")
-        self.kernels, self.noise_variances = list(kernels), [1e-2] * len(kernels)
+        self.kernels, self.noise_variances = list(kernels), [INITIAL_NOISE] * len(kernels)
         self.floor = floor if len(kernels) > 1 else 0.0
-        self.history, self.weights = [], None
+        self.history, self.weights, self.weight_history = [], None, []
 
     def propose(self, X, y, iteration, rng):
         U, z = self._unit(X), _standardized(y)
@@ -448,6 +452,7 @@ class EGPEI(_RandomFeatureThompson):
             gps.append(gp)
         log_weights = np.log(1 / len(gps)) + np.array([gp.log_marginal_likelihood() for gp in gps])
         self.weights = floored(log_weights, self.floor)
+        self.weight_history.append(self.weights.copy())
         member = int(rng.choice(len(gps), p=self.weights))
         self.history.append(member)
         acquisition, gp = ExpectedImprovement(z.max()), gps[member]

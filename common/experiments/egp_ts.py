@@ -1,0 +1,206 @@
+"""Experiments of "Surrogate modeling for Bayesian optimization beyond a single Gaussian process" (EGP-TS).
+
+Every method models the unit cube of the box with y standardized (spec U9) and
+starts from 10 uniform initial points shared by all methods of a repetition
+(spec U11). Blocks:
+
+* ``synthetic`` (Figures 1, 2 and 6): Ackley-5d, Zakharov, Drop-wave and
+  Eggholder, noise-free; the methods of Fig. 1 (dictionary A: RBF, RBF-ARD,
+  Matérn-1.5, Matérn-2.5), of Fig. 2 (dictionary B: 11 RBF kernels of fixed
+  lengthscales 10^c, c = -4..6) and of Fig. 6 (EGP-EI and one GP-EI per kernel
+  of dictionary A). A run stores f and the simple regret f* - max f.
+* ``robot`` (Figures 3 and 7): pushing an object towards a goal in 3-D and 4-D
+  (Box2D), one random goal per repetition; a run stores f = 5 - distance (the
+  simulator's noise included) and the best distance so far.
+* ``fnn`` (Figure 4): the validation accuracy of a two-layer ReLU network over
+  (n1, n2, learning rate, batch size) on five data sets (two of them named
+  substitutes); a run stores the best accuracy so far.
+* ``parallel`` (Figure 5): the Thompson methods with K draws per round on
+  Ackley-5d, at equal numbers of evaluations.
+
+Method names carry the dictionary of the ensemble methods ("EGP-TS (A)"); the
+single-kernel methods are shared by the figures that show them.
+"""
+import numpy as np
+
+from common.bo import run_bo
+from common.kernels import Matern, SquaredExponential
+from common.methods.egp_ts import EGPEI, EGPTS, EXP3BO, GPTS, BanditBO, FullyBayesianGPTS
+from common.seeding import make_rng
+from common.test_functions import DropWave, EgpTsAckley, Eggholder, Zakharov
+
+PAPER = "egp_ts"
+# Raise whenever a change alters the numbers of a run; cached runs of another version are recomputed.
+CODE_VERSION = 1
+NOTEBOOK = "egp_ts.ipynb"
+TITLE = "Lu, Polyzos, Li & Giannakis: Surrogate modeling for BO beyond a single GP (EGP-TS)"
+OUTPUTS = ["Table 1", "Table 2", "Fig. 1", "Fig. 2", "Fig. 3", "Fig. 4", "Fig. 5", "Fig. 6", "Fig. 7"]
+
+N_INIT = 10
+SYNTHETIC = {"Ackley-5d": EgpTsAckley, "Zakharov": lambda: Zakharov(4), "Drop-wave": DropWave,
+             "Eggholder": Eggholder}
+ROBOT = {"Robot pushing 3D": 3, "Robot pushing 4D": 4}
+FNN = {"MNIST (digits substitute)": "digits", "Breast Cancer (Wisconsin)": "breast_cancer",
+       "Transportation (synthetic stand-in)": "transportation", "Iris": "iris", "Wine": "wine"}
+SINGLE_KERNELS = ("RBF", "RBF-ARD", "Matérn-1.5", "Matérn-2.5")
+# The methods of each figure (spec §3). "GP-EI" is BoTorch's default GP (Matérn-5/2 ARD, spec U14).
+FIG1_METHODS = ["EGP-TS (A)"] + [f"GP-TS ({k})" for k in SINGLE_KERNELS] + ["GP-EI", "BanditBO (A)", "EXP3BO (A)"]
+FIG2_METHODS = ["EGP-TS (B)", "GP-TS (RBF)", "GP-EI", "BanditBO (B)", "EXP3BO (B)", "FB-GP-TS"]
+EI_METHODS = ["EGP-EI (A)"] + [f"GP-EI ({k})" for k in SINGLE_KERNELS]
+FNN_METHODS = FIG2_METHODS
+PARALLEL_METHODS = ["EGP-TS (B)", "GP-TS (RBF)", "BanditBO (B)", "EXP3BO (B)", "FB-GP-TS"]
+METHODS = list(dict.fromkeys(FIG1_METHODS + FIG2_METHODS + EI_METHODS))
+# Kernel hyperparameter bounds on the unit cube and standardized y (spec U4), noise variance bounds (U3).
+LENGTHSCALE_BOUNDS, VARIANCE_BOUNDS, NOISE_BOUNDS = (1e-2, 1e2), (1e-2, 1e2), (1e-6, 1e-1)
+INITIAL_LENGTHSCALE = 0.3
+DICTIONARY_B_EXPONENTS = range(-4, 7)
+
+_PAPER = dict(
+    synthetic_problems=list(SYNTHETIC), synthetic_methods=METHODS, synthetic_seeds=10, synthetic_T=100,
+    robot_problems=list(ROBOT), robot_methods=METHODS, robot_seeds=10, robot_T=100,
+    fnn_datasets=list(FNN), fnn_methods=FNN_METHODS, fnn_seeds=10, fnn_T=30, fnn_training_runs=3,
+    parallel_batch_sizes=[2, 5, 10], parallel_methods=PARALLEL_METHODS, parallel_seeds=10, parallel_T=100,
+    n_features=50, refit_every=50, n_candidates=1000, n_restarts=3,
+)
+SCALES = {
+    "smoke": {**_PAPER, "synthetic_problems": ["Ackley-5d"], "synthetic_methods": ["EGP-TS (A)", "GP-TS (RBF)",
+                                                                                   "EGP-EI (A)"],
+              "synthetic_seeds": 1, "synthetic_T": 4, "robot_problems": ["Robot pushing 3D"],
+              "robot_methods": ["EGP-TS (A)"], "robot_seeds": 1, "robot_T": 3, "fnn_datasets": ["Iris"],
+              "fnn_methods": ["EGP-TS (B)"], "fnn_seeds": 1, "fnn_T": 2, "fnn_training_runs": 1,
+              "parallel_batch_sizes": [2], "parallel_methods": ["EGP-TS (B)"], "parallel_seeds": 1, "parallel_T": 4,
+              "n_candidates": 100, "n_restarts": 1},
+    "quick": {**_PAPER, "synthetic_problems": ["Ackley-5d", "Drop-wave"], "synthetic_seeds": 3, "synthetic_T": 30,
+              "robot_problems": ["Robot pushing 3D"], "robot_seeds": 2, "robot_T": 20, "fnn_datasets": ["Iris"],
+              "fnn_methods": ["EGP-TS (B)", "GP-TS (RBF)"], "fnn_seeds": 1, "fnn_T": 8, "fnn_training_runs": 1,
+              "parallel_batch_sizes": [5], "parallel_methods": ["EGP-TS (B)", "GP-TS (RBF)"], "parallel_seeds": 1,
+              "parallel_T": 20, "n_candidates": 300, "n_restarts": 2},
+    "paper": _PAPER,
+}
+PUBLISHED = {"scale": "quick"}
+ALLOWED = {
+    "synthetic_problems": list(SYNTHETIC), "synthetic_methods": METHODS, "synthetic_seeds": range(0, 101),
+    "synthetic_T": range(1, 1001), "robot_problems": list(ROBOT), "robot_methods": METHODS,
+    "robot_seeds": range(0, 101), "robot_T": range(1, 1001), "fnn_datasets": list(FNN), "fnn_methods": METHODS,
+    "fnn_seeds": range(0, 101), "fnn_T": range(1, 501), "fnn_training_runs": range(1, 11),
+    "parallel_batch_sizes": list(range(1, 51)), "parallel_methods": PARALLEL_METHODS,
+    "parallel_seeds": range(0, 101), "parallel_T": range(1, 1001), "n_features": range(1, 2001),
+    "refit_every": range(1, 1001), "n_candidates": range(1, 100_001), "n_restarts": range(0, 51),
+}
+CELL_FIELDS = ("experiment", "problem", "method", "batch_size")
+
+
+def make_grid(params):
+    """All run configurations for resolved parameters."""
+    shared = {"paper": PAPER, "n_features": params["n_features"], "refit_every": params["refit_every"],
+              "n_candidates": params["n_candidates"], "n_restarts": params["n_restarts"]}
+    blocks = [("synthetic", problem, params["synthetic_methods"], params["synthetic_seeds"], params["synthetic_T"],
+               {}) for problem in params["synthetic_problems"]]
+    blocks += [("robot", problem, params["robot_methods"], params["robot_seeds"], params["robot_T"], {})
+               for problem in params["robot_problems"]]
+    blocks += [("fnn", dataset, params["fnn_methods"], params["fnn_seeds"], params["fnn_T"],
+                {"training_runs": params["fnn_training_runs"]}) for dataset in params["fnn_datasets"]]
+    blocks += [("parallel", "Ackley-5d", params["parallel_methods"], params["parallel_seeds"], params["parallel_T"],
+                {"batch_size": K}) for K in params["parallel_batch_sizes"]]
+    return [{**shared, "experiment": experiment, "problem": problem, "method": method, "seed": seed, "T": T, **extra}
+            for experiment, problem, methods, n_seeds, T, extra in blocks for method in methods
+            for seed in range(n_seeds)]
+
+
+def kernel_of(name, dim):
+    """One kernel of dictionary A by name, at the spec's starting hyperparameters (U4)."""
+    bounds = dict(lengthscale_bounds=LENGTHSCALE_BOUNDS, variance_bounds=VARIANCE_BOUNDS)
+    if name == "RBF":
+        return SquaredExponential(INITIAL_LENGTHSCALE, **bounds)
+    if name == "RBF-ARD":
+        return SquaredExponential(np.full(dim, INITIAL_LENGTHSCALE), **bounds)
+    if name == "Matérn-5/2-ARD":
+        return Matern(2.5, np.full(dim, INITIAL_LENGTHSCALE), **bounds)
+    nu = {"Matérn-1.5": 1.5, "Matérn-2.5": 2.5}[name]
+    return Matern(nu, INITIAL_LENGTHSCALE, **bounds)
+
+
+def dictionary(label, dim):
+    """Dictionary A (the four kernel forms) or B (11 RBF kernels, lengthscales 10^c fixed, amplitude fitted)."""
+    if label == "A":
+        return [kernel_of(name, dim) for name in SINGLE_KERNELS]
+    return [SquaredExponential(10.0 ** c, lengthscale_bounds="fixed", variance_bounds=VARIANCE_BOUNDS)
+            for c in DICTIONARY_B_EXPONENTS]
+
+
+def make_method(config, dim):
+    """The method of a run, on the unit cube (its points are mapped to the box by the run)."""
+    unit = np.tile([0.0, 1.0], (dim, 1))
+    name = config["method"]
+    options = dict(n_features=config["n_features"], n_candidates=config["n_candidates"],
+                   n_restarts=config["n_restarts"], noise_bounds=NOISE_BOUNDS,
+                   batch_size=config.get("batch_size", 1))
+    base, _, label = name.partition(" (")
+    label = label.rstrip(")")
+    if base == "EGP-TS":
+        return EGPTS(dictionary(label, dim), unit, refit_every=config["refit_every"], name=name, **options)
+    if base == "GP-TS":
+        return GPTS(kernel_of(label, dim), unit, name=name, **options)
+    if base == "BanditBO":
+        return BanditBO(dictionary(label, dim), unit, name=name, **options)
+    if base == "EXP3BO":
+        return EXP3BO(dictionary(label, dim), unit, horizon=config["T"], name=name, **options)
+    if base == "FB-GP-TS":
+        return FullyBayesianGPTS(unit, name=name, **options)
+    if base == "EGP-EI":
+        return EGPEI(dictionary(label, dim), unit, name=name, **options)
+    if base == "GP-EI":
+        return EGPEI([kernel_of(label or "Matérn-5/2-ARD", dim)], unit, name=name, **options)
+    raise ValueError(f"unknown method {name!r}; allowed: {METHODS}")
+
+
+class OnUnitCube:
+    """An objective seen on [0, 1]^d: u -> f(low + u (high - low))."""
+
+    def __init__(self, objective, bounds):
+        self.objective, self.bounds = objective, np.asarray(bounds, dtype=float)
+
+    def __call__(self, U):
+        return self.objective(self.bounds[:, 0] + np.clip(U, 0.0, 1.0) * (self.bounds[:, 1] - self.bounds[:, 0]))
+
+
+def make_problem(config):
+    """``(objective on the box, box, optimal value or None)`` of a run; the robot's goal is the repetition's."""
+    experiment, problem = config["experiment"], config["problem"]
+    if experiment in ("synthetic", "parallel"):
+        function = SYNTHETIC[problem]()
+        return function, function.bounds, function.optimal_value
+    if experiment == "robot":
+        from common.problems.robot_push import RobotPush
+        goal = RobotPush.random_goal(make_rng(PAPER, problem, config["seed"], "goal"))
+        pushes = RobotPush(ROBOT[problem], goal=goal)
+        noise = make_rng(PAPER, problem, config["seed"], config["method"], "push noise")
+        return (lambda X: pushes(X, noise)), pushes.bounds, pushes.optimal_value
+    from common.problems.fnn_tuning import FNNTuning
+    network = FNNTuning(FNN[problem], n_training_runs=config["training_runs"])
+    return network, network.bounds, None
+
+
+def run(config, iterations=None):
+    """One run: per evaluation f and the best so far (simple regret on the synthetic functions, best distance on
+    the robot tasks); for the ensemble methods, the weights of every round."""
+    objective, bounds, optimal_value = make_problem(config)
+    dim = len(bounds)
+    method = make_method(config, dim)
+    batch = config.get("batch_size", 1)
+    n_rounds = -(-config["T"] // batch)
+    if iterations is not None:
+        n_rounds = min(n_rounds, iterations)
+    repetition = (PAPER, config["problem"], config["seed"])
+    record = run_bo(OnUnitCube(objective, bounds), np.tile([0.0, 1.0], (dim, 1)), method, N_INIT, n_rounds,
+                    make_rng(*repetition, "initial design"), make_rng(*repetition, config["method"], "method"),
+                    max_evaluations=N_INIT + min(config["T"], n_rounds * batch))
+    f = record["f"]
+    result = {"f": f, "best_so_far": np.maximum.accumulate(f)}
+    if config["experiment"] == "robot":
+        result["best_distance"] = optimal_value - result["best_so_far"]
+    elif optimal_value is not None:
+        result["simple_regret"] = optimal_value - result["best_so_far"]
+    if getattr(method, "weight_history", None):
+        result["weights"] = np.array(method.weight_history)
+    return result

@@ -1,0 +1,317 @@
+"""The claims of "Surrogate modeling for Bayesian optimization beyond a single Gaussian process", declared before
+the runs.
+
+The paper states no number for any figure; its claims are orderings of methods,
+made per figure and, where it says so, per function, task or data set. Each is
+judged the way it is stated, on one number per run: the final simple regret
+(synthetic functions and the parallel block, lower is better), the final best
+distance to the goal (robot pushing, lower), the final best validation accuracy
+(FNN tuning, higher) or the CPU seconds of the run ("runs much faster"). The
+methods of a repetition share their initial points (and, on the robot tasks,
+their goal), so they are compared seed by seed (:func:`common.stats.paired_by_seed`,
+Wilcoxon at :data:`common.stats.ALPHA`). A *cell* is one (ours, other)
+comparison on one problem.
+
+Threshold rules (see :mod:`common.claims`):
+
+* "outperforms X, Y and Z": every cell significantly better to be reproduced,
+  :func:`common.claims.partly_threshold` of the cells for partly;
+* "the form of kernel function plays an important role": a Friedman test of the
+  four GP-TS kernels over the seeds, significant at ALPHA, per function;
+* "in three out of the four" / "four out of the five": a problem counts when
+  the ensemble method is significantly better than the best single-kernel
+  method (by mean), EGP-EI against each GP-EI kernel, EGP-TS against every
+  competitor; reproduced at the paper's count, partly at half of it.
+
+Identities: Table 1's optima evaluated, the paper's Ackley-5d maximizer checked
+against the true maximum (spec §2.9), and S_t non-increasing and non-negative
+on every synthetic run.
+"""
+import numpy as np
+from scipy.stats import friedmanchisquare
+
+from common import claims, stats
+from common.claims import ClaimSpec, Evidence, Ran
+from common.experiments import egp_ts as experiment
+
+# The value that scores each block (higher_is_better).
+SCORED = {"synthetic": ("simple_regret", False), "parallel": ("simple_regret", False),
+          "robot": ("best_distance", False), "fnn": ("best_so_far", True)}
+BLOCK_SIZES = {  # block -> (seeds parameter, budget parameter, lists that must be complete)
+    "synthetic": ("synthetic_seeds", "synthetic_T", ("synthetic_problems", "synthetic_methods")),
+    "robot": ("robot_seeds", "robot_T", ("robot_problems", "robot_methods")),
+    "fnn": ("fnn_seeds", "fnn_T", ("fnn_datasets", "fnn_methods")),
+    "parallel": ("parallel_seeds", "parallel_T", ("parallel_batch_sizes", "parallel_methods")),
+}
+GP_TS = [f"GP-TS ({kernel})" for kernel in experiment.SINGLE_KERNELS]
+GP_EI_KERNELS = [f"GP-EI ({kernel})" for kernel in experiment.SINGLE_KERNELS]
+FIG1_RIVALS = GP_TS + ["GP-EI", "BanditBO (A)", "EXP3BO (A)"]
+FIG2_RIVALS = ["GP-TS (RBF)", "GP-EI", "BanditBO (B)", "EXP3BO (B)", "FB-GP-TS"]
+def table1_rows():
+    """Table 1 as printed (``data/paper/egp_ts.csv``): ``{function: (x*, f(x*))}``."""
+    numbers = claims.load_paper_numbers(experiment.PAPER)
+    rows = {}
+    for name, group in numbers[numbers["table"] == "table1"].groupby("problem", sort=False):
+        values = group.set_index("quantity")["value"]
+        x_star = [values[f"x_star_{i}"] for i in range(1, 1 + sum(values.index.str.startswith("x_star_")))]
+        rows[name] = (x_star, float(values["f_star"]))
+    return rows
+TABLE1_TOLERANCE = 1e-3
+
+
+def what_ran(params):
+    """The scale each block actually has: "paper" only with the paper's seeds, budget, problems and methods."""
+    paper = experiment.SCALES["paper"]
+    ran = {}
+    for block, (seeds, budget, lists) in BLOCK_SIZES.items():
+        partial = [name for name in lists if not set(paper[name]) <= set(params[name])]
+        description = f"{params[seeds]} seeds, T = {params[budget]}" + "".join(
+            f", {name} {', '.join(map(str, params[name]))} only" for name in partial)
+        if block == "fnn":
+            description += f", {params['fnn_training_runs']} training runs per evaluation"
+        complete = (params["scale"] == "paper" and not partial and params[seeds] >= paper[seeds]
+                    and params[budget] >= paper[budget] and params["n_candidates"] >= paper["n_candidates"]
+                    and params["n_restarts"] >= paper["n_restarts"]
+                    and (block != "fnn" or params["fnn_training_runs"] >= paper["fnn_training_runs"]))
+        ran[block] = Ran("paper" if complete else ("quick" if params["scale"] == "paper" else params["scale"]),
+                         description)
+    return ran
+
+
+# --------------------------------------------------------------------------- per-run values
+def final_values(table, block, column=None, batch_size=None):
+    """One row per run of a block: problem, method, seed and its final scored value (or ``column``)."""
+    runs = table[table["experiment"] == block]
+    if batch_size is not None:
+        runs = runs[runs["batch_size"] == batch_size] if "batch_size" in runs else runs.iloc[:0]
+    last = runs.loc[runs.groupby("run_key")["eval"].idxmax()]
+    column = column or SCORED[block][0]
+    return last.reindex(columns=["problem", "method", "seed", column]).rename(columns={column: "value"})
+
+
+def _per_seed(values, problem, method):
+    return values[(values["problem"] == problem) & (values["method"] == method)].set_index("seed")["value"]
+
+
+def _cell(values, problem, ours, other, higher_is_better):
+    return stats.paired_by_seed(_per_seed(values, problem, ours), _per_seed(values, problem, other),
+                                higher_is_better=higher_is_better)
+
+
+def cells_measure(block, problem, ours, rivals, column=None, batch_size=None):
+    """``measure``: ``ours`` against each of ``rivals`` on ``problem``, better share of the cells."""
+    higher_is_better = SCORED[block][1] if column is None else False
+
+    def measure(table, params, limits):
+        values = final_values(table, block, column, batch_size)
+        found = {other: _cell(values, problem, ours, other, higher_is_better) for other in rivals}
+        if all(c is None for c in found.values()):
+            return Evidence(None, f"{ours} and its rivals did not run on {problem} at these parameters")
+        means = values[values["problem"] == problem].groupby("method")["value"].mean()
+        reason = "; ".join(f"vs {other}: {stats.brief(c) if c else 'not run'}" for other, c in found.items())
+        return Evidence(stats.better_share(list(found.values())), reason,
+                        ours={name: means[name] for name in [ours, *rivals] if name in means})
+    return measure
+
+
+def kernel_matters_measure(problem):
+    """1 if a Friedman test finds the four GP-TS kernels' final simple regrets different (p < ALPHA), else 0."""
+    def measure(table, params, limits):
+        values = final_values(table, "synthetic")
+        per_kernel = [_per_seed(values, problem, name) for name in GP_TS]
+        if any(series.empty for series in per_kernel):
+            return Evidence(None, f"not every GP-TS kernel ran on {problem}")
+        seeds = sorted(set.intersection(*(set(series.index) for series in per_kernel)))
+        if len(seeds) < 3:
+            return Evidence(None, f"{len(seeds)} shared seeds on {problem}; the Friedman test needs 3")
+        samples = [series[seeds].to_numpy() for series in per_kernel]
+        if all(np.array_equal(samples[0], sample) for sample in samples[1:]):
+            p_value = 1.0
+        else:
+            p_value = float(friedmanchisquare(*samples).pvalue)
+        means = {name: float(sample.mean()) for name, sample in zip(GP_TS, samples)}
+        return Evidence(float(p_value < stats.ALPHA), f"Friedman p = {p_value:.2g} over {len(seeds)} seeds; mean "
+                        f"final S_T " + ", ".join(f"{name} {value:.3g}" for name, value in means.items()),
+                        ours=means)
+    return measure
+
+
+def count_measure(block, problems, ours, rivals_of):
+    """Share of ``problems`` on which ``ours`` is significantly better than every method ``rivals_of(values,
+    problem)`` names (the best single-kernel method, or every competitor)."""
+    higher_is_better = SCORED[block][1]
+
+    def measure(table, params, limits):
+        values = final_values(table, block)
+        ran = [problem for problem in problems if not _per_seed(values, problem, ours).empty]
+        if len(ran) < len(problems):
+            return Evidence(None, f"{ours} ran on {len(ran)} of the {len(problems)} problems at these parameters")
+        wins, reasons = 0, []
+        for problem in problems:
+            rivals = rivals_of(values, problem)
+            found = [_cell(values, problem, ours, other, higher_is_better) for other in rivals]
+            won = all(c is not None and stats.is_better(c) for c in found)
+            wins += won
+            reasons.append(f"{problem}: " + ", ".join(f"vs {other} {stats.brief(c) if c else 'not run'}"
+                                                      for other, c in zip(rivals, found)))
+        return Evidence(wins / len(problems), f"{wins} of {len(problems)}; " + "; ".join(reasons),
+                        ours=wins)
+    return measure
+
+
+def best_single_kernel(candidates, higher_is_better):
+    """``rivals_of`` for :func:`count_measure`: the candidate with the best mean final value on the problem."""
+    def rivals_of(values, problem):
+        means = values[values["problem"] == problem].groupby("method")["value"].mean()
+        means = means[means.index.isin(candidates)]
+        return [means.idxmax() if higher_is_better else means.idxmin()] if len(means) else list(candidates)
+    return rivals_of
+
+
+def table1_identity(table, params, limits):
+    """Every Table 1 row: our function at the printed x* equals the printed f(x*) within the tolerance."""
+    errors = {name: abs(float(experiment.SYNTHETIC[name]()(np.array([x]))[0]) - value)
+              for name, (x, value) in table1_rows().items()}
+    worst = max(errors.values())
+    return Evidence(float(worst <= limits["tolerance"]), "|f(x*) - Table 1| " + ", ".join(
+        f"{name} {error:.2g}" for name, error in errors.items()), ours=worst)
+
+
+def ackley_maximum_identity(table, params, limits):
+    """Table 1's Ackley-5d x* is the maximizer: its value is the true maximum within the tolerance."""
+    x, value = table1_rows()["Ackley-5d"]
+    function = experiment.SYNTHETIC["Ackley-5d"]()
+    at_paper_point = float(function(np.array([x]))[0])
+    gap = function.optimal_value - at_paper_point
+    return Evidence(float(gap <= limits["tolerance"]), f"f at the paper's x* = {at_paper_point:.6f}, the maximum "
+                    f"{function.optimal_value:.6f} at {np.round(function.optimizers[0], 4).tolist()} (Table 1: "
+                    f"{value})", ours=at_paper_point, paper=value)
+
+
+def regret_identity(table, params, limits):
+    """The simple regret of every synthetic run is non-increasing and non-negative (f* is the true maximum)."""
+    runs = table[table["experiment"].isin(["synthetic", "parallel"])].sort_values(["run_key", "eval"])
+    if runs.empty:
+        return Evidence(1.0, "no synthetic run at these parameters: nothing to check", ours=0.0)
+    steps = runs.groupby("run_key")["simple_regret"].diff().max()
+    lowest = runs["simple_regret"].min()
+    worst = max(0.0 if np.isnan(steps) else steps, -lowest)
+    return Evidence(float(worst <= limits["tolerance"]), f"largest increase {steps:.3g}, smallest S_t {lowest:.3g} "
+                    f"over {runs['run_key'].nunique()} runs", ours=worst)
+
+
+def claim_specs():
+    """Every claim of §6 and App. E, per function, task, data set or K, in the paper's order."""
+    fig1_quote_kernel = "It is evident from Fig. 1 that the form of kernel function plays an important role in the " \
+                        "performance of GP-TS"
+    fig1_quote_egp = "EGP-TS not only yields substantially improved performance relative to GP-TS counterparts"
+    synthetic = dict(min_scale="paper", block="synthetic")
+    specs = []
+    for problem in experiment.SYNTHETIC:
+        specs += [
+            ClaimSpec(f"fig1-kernel-matters-{problem}", "Fig. 1", fig1_quote_kernel, "§6.1",
+                      f"final S_T of the four GP-TS kernels on {problem}, seed by seed",
+                      "1 if a Friedman test rejects equal kernels at ALPHA", kernel_matters_measure(problem),
+                      **synthetic),
+            ClaimSpec(f"fig1-egp-beats-gp-ts-{problem}", "Fig. 1", fig1_quote_egp, "§6.1",
+                      f"final S_T on {problem}, EGP-TS (A) against each GP-TS kernel (4 cells)",
+                      "(cells significantly better - cells significantly worse) / cells",
+                      cells_measure("synthetic", problem, "EGP-TS (A)", GP_TS),
+                      partly_at=claims.partly_threshold(4), **synthetic),
+            ClaimSpec(f"fig1-egp-beats-bandits-{problem}", "Fig. 1",
+                      "In addition, EGP-TS achieves lower simple regret than BanditBO and EXP3BO", "§6.1",
+                      f"final S_T on {problem}, EGP-TS (A) against BanditBO (A) and EXP3BO (A)",
+                      "(cells significantly better - cells significantly worse) / cells",
+                      cells_measure("synthetic", problem, "EGP-TS (A)", ["BanditBO (A)", "EXP3BO (A)"]),
+                      partly_at=0.5, **synthetic),
+        ]
+    specs += [
+        ClaimSpec("fig1-gp-ei-beats-gp-ts-Zakharov", "Fig. 1",
+                  "GP-EI is superior to GP-TS baselines on Zakharov function", "§6.1",
+                  "final S_T on Zakharov, GP-EI against each GP-TS kernel (4 cells)",
+                  "(cells significantly better - cells significantly worse) / cells",
+                  cells_measure("synthetic", "Zakharov", "GP-EI", GP_TS), partly_at=claims.partly_threshold(4),
+                  **synthetic),
+        ClaimSpec("fig1-egp-beats-gp-ei-Zakharov", "Fig. 1",
+                  "EGP-TS yields better performance relative to the former [GP-EI]", "§6.1",
+                  "final S_T on Zakharov, EGP-TS (A) against GP-EI", "1 if significantly better, -1 if worse, else 0",
+                  cells_measure("synthetic", "Zakharov", "EGP-TS (A)", ["GP-EI"]), **synthetic),
+    ]
+    specs += [ClaimSpec(f"fig2-egp-beats-all-{problem}", "Fig. 2",
+                        "Still, EGP-TS outperforms all competitors as shown in Fig. 2", "§6.1",
+                        f"final S_T on {problem}, EGP-TS (B) against {', '.join(FIG2_RIVALS)}",
+                        "(cells significantly better - cells significantly worse) / cells",
+                        cells_measure("synthetic", problem, "EGP-TS (B)", FIG2_RIVALS),
+                        partly_at=claims.partly_threshold(len(FIG2_RIVALS)), **synthetic)
+              for problem in experiment.SYNTHETIC]
+    robot = dict(min_scale="paper", block="robot")
+    for task in experiment.ROBOT:
+        specs += [
+            ClaimSpec(f"fig3a-egp-beats-all-{task}", "Fig. 3(a)",
+                      "the proposed EGP-TS outperforms all the competitors, including GP-EI, GP-TS with a preslected "
+                      "kernel, and the other two ensemble methods", "§6.2",
+                      f"final best distance on {task}, EGP-TS (A) against {len(FIG1_RIVALS)} methods",
+                      "(cells significantly better - cells significantly worse) / cells",
+                      cells_measure("robot", task, "EGP-TS (A)", FIG1_RIVALS),
+                      partly_at=claims.partly_threshold(len(FIG1_RIVALS)), **robot),
+            ClaimSpec(f"fig3b-egp-beats-all-{task}", "Fig. 3(b)",
+                      "Again, our proposed EGP-TS stands out in both 3-D and 4-D tasks", "App. E",
+                      f"final best distance on {task}, EGP-TS (B) against {', '.join(FIG2_RIVALS)}",
+                      "(cells significantly better - cells significantly worse) / cells",
+                      cells_measure("robot", task, "EGP-TS (B)", FIG2_RIVALS),
+                      partly_at=claims.partly_threshold(len(FIG2_RIVALS)), **robot),
+            ClaimSpec(f"fig3b-faster-than-fb-{task}", "Fig. 3(b)",
+                      "EGP-TS not only outperforms fully Bayesian GP-TS in simple regret, but also runs much more "
+                      "faster", "App. E", f"CPU seconds of a run on {task}, EGP-TS (B) against FB-GP-TS",
+                      "1 if significantly fewer, -1 if more, else 0",
+                      cells_measure("robot", task, "EGP-TS (B)", ["FB-GP-TS"], column="run_cpu_seconds"), **robot),
+        ]
+    specs.append(ClaimSpec(
+        "fig4-four-of-five", "Fig. 4", "the proposed EGP-TS is shown to outperform the competitors on four out of "
+        "the five datasets tested", "§6.3",
+        "data sets on which EGP-TS (B) has a significantly higher final best accuracy than every competitor",
+        "share of the 5 data sets; 4 to reproduce, 2 for partly",
+        count_measure("fnn", list(experiment.FNN), "EGP-TS (B)",
+                      lambda values, problem: [m for m in experiment.FNN_METHODS if m != "EGP-TS (B)"]),
+        reproduced_at=0.8, partly_at=0.4, min_scale="paper", block="fnn"))
+    rivals = [m for m in experiment.PARALLEL_METHODS if m != "EGP-TS (B)"]
+    specs += [ClaimSpec(f"fig5-egp-stands-out-K{K}", "Fig. 5",
+                        "Clearly, EGP-TS also stands out from the rest of the baselines in this batch setting",
+                        "App. E", f"final S_T on Ackley-5d with K = {K}, EGP-TS (B) against {', '.join(rivals)}",
+                        "(cells significantly better - cells significantly worse) / cells",
+                        cells_measure("parallel", "Ackley-5d", "EGP-TS (B)", rivals, batch_size=K),
+                        partly_at=claims.partly_threshold(len(rivals)), min_scale="paper", block="parallel")
+              for K in experiment.SCALES["paper"]["parallel_batch_sizes"]]
+    ei_quote = "EGP-EI outperforms GP-EI in three out of the four synthetic functions and both of the robotic tasks"
+    specs += [
+        ClaimSpec("fig6-egp-ei-three-of-four", "Fig. 6", ei_quote, "App. E",
+                  "functions on which EGP-EI (A) has a significantly lower final S_T than the best GP-EI kernel",
+                  "share of the 4 functions; 3 to reproduce, 2 for partly",
+                  count_measure("synthetic", list(experiment.SYNTHETIC), "EGP-EI (A)",
+                                best_single_kernel(GP_EI_KERNELS, higher_is_better=False)),
+                  reproduced_at=0.75, partly_at=0.5, **synthetic),
+        ClaimSpec("fig7-egp-ei-both-tasks", "Fig. 7", ei_quote, "App. E",
+                  "robot tasks on which EGP-EI (A) has a significantly lower final best distance than the best GP-EI "
+                  "kernel", "share of the 2 tasks; both to reproduce, one for partly",
+                  count_measure("robot", list(experiment.ROBOT), "EGP-EI (A)",
+                                best_single_kernel(GP_EI_KERNELS, higher_is_better=False)),
+                  partly_at=0.5, **robot),
+        ClaimSpec("table1-optima", "Table 1", "x* and f(x*) of Ackley-5d, Zakharov, Drop-wave and Eggholder",
+                  "App. E, Table 1", "our functions at the printed x*", "1 if every value within the tolerance",
+                  table1_identity, kind="identity", limits={"tolerance": TABLE1_TOLERANCE}),
+        ClaimSpec("table1-ackley-maximizer", "Table 1",
+                  "Ackley-5d on [0,1]^5: x* = [0.6231, 0.6231, 1, 0.6231, 0.6231], f(x*) = 4.6930", "App. E, Table 1",
+                  "the true maximum of Ackley-5d on [0,1]^5 against f at the printed x*",
+                  "1 if the printed x* attains the maximum within the tolerance", ackley_maximum_identity,
+                  kind="identity", limits={"tolerance": TABLE1_TOLERANCE}),
+        ClaimSpec("simple-regret-monotone", "§6.1", "SR(t) := f(x*) - max_{tau <= t} f(x_tau)", "§6.1",
+                  "the largest increase and the smallest value of S_t over every synthetic run",
+                  "1 if S_t never increases and never goes below 0", regret_identity, kind="identity",
+                  limits={"tolerance": 1e-12}),
+    ]
+    return specs
+
+
+def judge(table, params):
+    """The verdict table of every claim on the runs of an execution."""
+    return claims.judge(claim_specs(), table, params, ran=what_ran(params))

@@ -1,0 +1,105 @@
+"""The egp_ts experiment: its grid, its runs and its claims judged on tables whose outcome is known."""
+import numpy as np
+import pandas as pd
+import pytest
+
+from common.experiments import egp_ts as experiment
+from common.experiments import egp_ts_claims as egp_claims
+
+PAPER_PARAMS = {**experiment.SCALES["paper"], "scale": "paper"}
+
+
+def _config(**changes):
+    config = {"paper": "egp_ts", "experiment": "synthetic", "problem": "Drop-wave", "method": "EGP-TS (A)", "seed": 0,
+              "T": 4, "n_features": 20, "refit_every": 50, "n_candidates": 50, "n_restarts": 1}
+    return {**config, **changes}
+
+
+def test_the_paper_grid_has_one_run_per_cell_and_seed():
+    grid = experiment.make_grid(PAPER_PARAMS)
+    keys = {tuple(sorted((k, str(v)) for k, v in config.items())) for config in grid}
+    assert len(keys) == len(grid)
+    per_cell = pd.DataFrame(grid).groupby(["experiment", "problem", "method", "batch_size"], dropna=False).size()
+    assert set(per_cell) == {10}
+
+
+@pytest.mark.parametrize("method", experiment.METHODS)
+def test_every_method_builds_on_the_unit_cube(method):
+    built = experiment.make_method(_config(method=method), dim=2)
+    assert built.name == method and np.array_equal(built.bounds, [[0, 1], [0, 1]])
+
+
+def test_an_unknown_method_is_refused_with_the_allowed_ones():
+    with pytest.raises(ValueError, match="allowed"):
+        experiment.make_method(_config(method="GP-UCB"), dim=2)
+
+
+def test_a_run_recomputes_to_the_same_numbers_and_shares_the_initial_design():
+    first, again = experiment.run(_config()), experiment.run(_config())
+    np.testing.assert_array_equal(first["f"], again["f"])
+    other = experiment.run(_config(method="GP-TS (RBF)"))
+    np.testing.assert_array_equal(first["f"][:experiment.N_INIT], other["f"][:experiment.N_INIT])
+    assert np.all(np.diff(first["simple_regret"]) <= 0) and first["weights"].shape == (4, 4)
+
+
+def test_a_parallel_run_makes_exactly_T_evaluations_after_the_initial_points():
+    result = experiment.run(_config(experiment="parallel", problem="Ackley-5d", method="EGP-TS (B)", batch_size=3,
+                                    T=7))
+    assert len(result["f"]) == experiment.N_INIT + 7
+
+
+def _table(levels, block="synthetic", problems=("Ackley-5d",), seeds=10, column="simple_regret"):
+    """Runs whose final value is ``levels[method]`` plus seed noise; two evaluations each."""
+    rng = np.random.default_rng(0)
+    rows = []
+    for problem in problems:
+        for method, level in levels.items():
+            for seed in range(seeds):
+                final = level + 0.01 * rng.standard_normal()
+                for step, value in enumerate((final + 1.0, final)):
+                    rows.append({"run_key": f"{problem}-{method}-{seed}", "eval": step, "experiment": block,
+                                 "problem": problem, "method": method, "seed": seed, column: value,
+                                 "simple_regret": value if block == "synthetic" else np.nan})
+    return pd.DataFrame(rows)
+
+
+def _verdicts(table):
+    return egp_claims.judge(table, PAPER_PARAMS).set_index("id")["verdict"]
+
+
+FIG1 = {"EGP-TS (A)": 0.1, "GP-TS (RBF)": 1.0, "GP-TS (RBF-ARD)": 2.0, "GP-TS (Matérn-1.5)": 3.0,
+        "GP-TS (Matérn-2.5)": 4.0, "GP-EI": 0.5, "BanditBO (A)": 5.0, "EXP3BO (A)": 6.0}
+
+
+def test_a_clearly_best_egp_ts_reproduces_the_figure_1_claims_and_a_worst_one_does_not():
+    verdicts = _verdicts(_table(FIG1))
+    assert verdicts["fig1-egp-beats-gp-ts-Ackley-5d"] == verdicts["fig1-egp-beats-bandits-Ackley-5d"] == "reproduced"
+    assert verdicts["fig1-kernel-matters-Ackley-5d"] == "reproduced"
+    verdicts = _verdicts(_table({**FIG1, "EGP-TS (A)": 9.0}))
+    assert verdicts["fig1-egp-beats-gp-ts-Ackley-5d"] == "not reproduced"
+
+
+def test_equal_kernels_do_not_show_that_the_kernel_matters():
+    levels = {**FIG1, **{name: 1.0 for name in egp_claims.GP_TS}}
+    assert _verdicts(_table(levels))["fig1-kernel-matters-Ackley-5d"] == "not reproduced"
+
+
+def test_three_of_four_counts_the_functions_where_egp_ei_beats_the_best_gp_ei_kernel():
+    levels = {"EGP-EI (A)": 0.5, "GP-EI (RBF)": 1.0, "GP-EI (RBF-ARD)": 0.4, "GP-EI (Matérn-1.5)": 2.0,
+              "GP-EI (Matérn-2.5)": 3.0}
+    table = pd.concat([_table(levels, problems=("Ackley-5d", "Zakharov", "Drop-wave")),
+                       _table({**levels, "GP-EI (RBF-ARD)": 2.0}, problems=("Eggholder",))], ignore_index=True)
+    # RBF-ARD is better than EGP-EI on three functions: only Eggholder counts.
+    assert _verdicts(table)["fig6-egp-ei-three-of-four"] == "not reproduced"
+
+
+def test_the_table_identities_and_the_paper_ackley_error():
+    verdicts = _verdicts(_table(FIG1))
+    assert verdicts["table1-optima"] == "verified" and verdicts["simple-regret-monotone"] == "verified"
+    assert verdicts["table1-ackley-maximizer"] == "not verified"  # the printed x* is a local maximum (spec §2.9)
+
+
+def test_claims_below_the_paper_scale_are_not_run():
+    quick = {**experiment.SCALES["quick"], "scale": "quick"}
+    verdicts = egp_claims.judge(_table(FIG1), quick).set_index("id")["verdict"]
+    assert verdicts["fig1-egp-beats-gp-ts-Ackley-5d"] == "not run at this scale"
