@@ -46,16 +46,12 @@ PARENT_CHECK_SECONDS = 0.5
 WAIT_FOR_OTHERS_SECONDS = 2.0
 DASK_CONNECT_SECONDS = 5
 
+# Settings that count the iterations of a run: estimate_cost scales a recorded cost by their ratio.
+BUDGET_FIELDS = ("T", "T_bo", "budget")
+# Marks a setting that one of two configurations lacks (None is a valid setting).
+_ABSENT = object()
+
 _counts = {"loaded": 0, "computed": 0, "corrupt": [], "stale": []}
-
-# Fields that still describe the cost of a run when the exact settings were never
-# recorded, from the finest to the coarsest (used by estimate_cost).
-# A budget field ("T") is kept where configurations have one, since it scales the cost.
-# The last two ignore the experiment, so that a new experiment on known problems (an ablation) is priced too.
-_COARSER_MATCHES = (("paper", "experiment", "problem", "method"), ("paper", "experiment", "problem", "T"),
-                    ("paper", "experiment", "method"), ("paper", "experiment", "problem"),
-                    ("paper", "experiment"), ("paper", "problem", "T"), ("paper", "problem"))
-
 
 class RunFailedError(RuntimeError):
     """A run function raised; the message holds the run's configuration and the traceback."""
@@ -459,26 +455,19 @@ def format_seconds(seconds):
     return f"{seconds / 3600:.1f} h"
 
 
-def _match_keys(config):
-    without_seed = {name: value for name, value in config.items() if name != "seed"}
-    yield "runs with the same settings", canonical_json(without_seed)
-    for fields in _COARSER_MATCHES:
-        if all(name in config for name in fields):
-            yield f"runs of the same {'/'.join(fields[1:])}", canonical_json({name: config[name] for name in fields})
-
-
 def estimate_cost(configs, paper_key=None):
     """Estimate the CPU time of the runs of a grid that are not cached yet.
 
-    Each missing run is estimated by the mean recorded CPU seconds (wall seconds
-    for runs stored before CPU time was recorded) of the cached
-    runs with the same configuration except the seed; if there are none, of the
-    runs of the same experiment, problem and method, then experiment, problem and
-    budget ``T``, then experiment and method, then experiment and problem, then
-    experiment, then (any experiment) problem and ``T``, then problem. Runs
-    without any such match are counted as unestimated. The
-    coarse matches can be far off when budgets differ; the estimate says how
-    many runs each kind of match priced.
+    Each missing run is priced by the mean recorded CPU seconds (wall seconds
+    for runs stored before CPU time was recorded) of the cached runs whose
+    settings are nearest to its own: the same configuration except the seed if
+    there are any, else the runs that differ from it in the fewest settings
+    (all of them when several sets of settings are equally near), their costs
+    scaled linearly where the budget differs (:data:`BUDGET_FIELDS`). So a
+    paper-scale run is priced from paper-scale runs of another method before
+    quick runs of its own method, which differ in every budget. Runs of another
+    paper never count; a missing run with no cached run of its paper is
+    unestimated. The estimate says which settings differed for how many runs.
 
     Parameters
     ----------
@@ -516,15 +505,60 @@ def _recorded_runs(papers):
 
 def _estimates(configs_by_key, recorded):
     """``{key: (CPU seconds, kind of match) or None}`` for runs, from the recorded runs (see estimate_cost)."""
-    times = defaultdict(list)
+    costs, settings_of = defaultdict(list), {}
     for run in recorded:
-        for _, match in _match_keys(run.config):
-            times[match].append(run.cost_seconds)
+        settings = _settings(run.config)
+        settings_key = canonical_json(settings)
+        costs[settings_key].append(run.cost_seconds)
+        settings_of[settings_key] = settings
+    nearest = {}
     estimates = {}
     for key, config in configs_by_key.items():
-        estimates[key] = next(((float(np.mean(times[match])), kind) for kind, match in _match_keys(config)
-                               if times[match]), None)
+        settings = _settings(config)
+        settings_key = canonical_json(settings)
+        if settings_key not in nearest:
+            nearest[settings_key] = _nearest_estimate(settings, costs, settings_of)
+        estimates[key] = nearest[settings_key]
     return estimates
+
+
+def _settings(config):
+    return {name: value for name, value in config.items() if name != "seed"}
+
+
+def _nearest_estimate(settings, costs, settings_of):
+    """Mean cost of the recorded settings of the same paper that differ from ``settings`` in the fewest fields.
+
+    A differing budget (:data:`BUDGET_FIELDS`) scales the recorded cost
+    linearly, a lower bound for a GP loop whose iterations grow dearer with n.
+    """
+    differences = {}
+    for recorded_key, recorded in settings_of.items():
+        if recorded.get("paper") != settings.get("paper"):
+            continue
+        names = set(settings) | set(recorded)
+        differences[recorded_key] = {name for name in names
+                                     if settings.get(name, _ABSENT) != recorded.get(name, _ABSENT)}
+    if not differences:
+        return None
+    fewest = min(len(names) for names in differences.values())
+    nearest = [key for key, names in differences.items() if len(names) == fewest]
+    seconds = float(np.mean([cost * _budget_ratio(settings, settings_of[key], differences[key])
+                             for key in nearest for cost in costs[key]]))
+    if fewest == 0:
+        return seconds, "runs with the same settings"
+    differing = {name for key in nearest for name in differences[key]}
+    if len(differing) == 1:
+        return seconds, f"runs differing in {differing.pop()}"
+    return seconds, f"runs differing in {fewest} setting{'s' if fewest > 1 else ''}"
+
+
+def _budget_ratio(settings, recorded, differing):
+    ratio = 1.0
+    for name in differing & set(BUDGET_FIELDS):
+        if isinstance(settings.get(name), (int, float)) and isinstance(recorded.get(name), (int, float)):
+            ratio *= settings[name] / recorded[name]
+    return ratio
 
 
 def _estimates_by_key(configs_by_key):

@@ -218,10 +218,32 @@ def test_the_runner_records_cpu_seconds_of_each_run():
     assert (cpu > 0).all() and all(run.cpu_seconds is not None for run in store.scan("toy"))
 
 
-def test_estimate_cost_falls_back_to_runs_of_the_same_method():
+def test_estimate_cost_scales_runs_of_another_budget_linearly():
     store.save_run(toy_config(0, budget=6), toy_run(toy_config(0, budget=6)), wall_time=5.0, code_version=1)
     estimate = runner.estimate_cost(grid(n_seeds=2, budget=9))
-    assert estimate.cpu_seconds == 10.0 and estimate.basis == {"runs of the same experiment/method": 2}
+    assert estimate.cpu_seconds == 15.0 and estimate.basis == {"runs differing in budget": 2}
+
+
+def test_estimate_cost_prefers_one_differing_setting_to_two():
+    # A paper-scale run of another method is a better guide than a quick run of the same method.
+    near, far = toy_config(0, method="b", budget=9), {**toy_config(0, budget=6), "experiment": "quick"}
+    store.save_run(near, toy_run(near), wall_time=7.0, code_version=1)
+    store.save_run(far, toy_run(far), wall_time=1.0, code_version=1)
+    estimate = runner.estimate_cost(grid(n_seeds=3, budget=9))
+    assert estimate.cpu_seconds == 21.0 and estimate.basis == {"runs differing in method": 3}
+
+
+def test_estimate_cost_averages_equally_near_runs():
+    for config, seconds in ((toy_config(0, method="b"), 2.0), (toy_config(0, budget=9), 6.0)):
+        store.save_run(config, toy_run(config), wall_time=seconds, code_version=1)
+    estimate = runner.estimate_cost(grid(n_seeds=1))
+    assert estimate.cpu_seconds == 3.0 and estimate.basis == {"runs differing in 1 setting": 1}
+
+
+def test_estimate_cost_never_prices_from_another_paper():
+    other = {**toy_config(0), "paper": "other"}
+    store.save_run(other, toy_run(other), wall_time=5.0, code_version=1)
+    assert runner.estimate_cost(grid(n_seeds=1), paper_key="other").n_unestimated == 1
 
 
 def test_estimate_cost_says_when_there_is_no_estimate():
