@@ -53,7 +53,7 @@ def table1_rows():
     rows = {}
     for name, group in numbers[numbers["table"] == "table1"].groupby("problem", sort=False):
         values = group.set_index("quantity")["value"]
-        x_star = [values[f"x_star_{i}"] for i in range(1, 1 + sum(values.index.str.startswith("x_star_")))]
+        x_star = [float(values[f"x_star_{i}"]) for i in range(1, 1 + sum(values.index.str.startswith("x_star_")))]
         rows[name] = (x_star, float(values["f_star"]))
     return rows
 TABLE1_TOLERANCE = 1e-3
