@@ -45,6 +45,8 @@ OUTPUTS = ["Table 1", "Fig. 2", "Fig. 3", "Fig. 4", "Fig. 5"]
 # (D, d', M') of Figures 3 and 4, and the d of the Add-d/M variants shown for each D (spec §3).
 CONFIGURATIONS = [(10, 3, 3), (24, 6, 4), (24, 11, 2), (40, 5, 8), (40, 18, 2), (40, 35, 1),
                   (96, 5, 19), (96, 29, 3), (120, 55, 2)]
+# Figure 3 shows the first six configurations, Figure 4 the three with D >= 96.
+FIGURE_3 = [f"({dim},{group_dim},{n_groups})" for dim, group_dim, n_groups in CONFIGURATIONS[:6]]
 ADD_GROUP_DIMS = {10: [1, 2, 3, 5], 24: [1, 3, 6, 12], 40: [1, 5, 10, 20], 96: [4, 8, 16, 32], 120: [6, 12, 24, 40]}
 N_INIT = 10
 RELEARN_EVERY = 25
