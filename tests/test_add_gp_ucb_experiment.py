@@ -31,8 +31,41 @@ def test_a_run_cut_short_is_a_prefix_of_the_full_run():
 
 
 def test_the_paper_grid_has_every_configuration_and_one_direct_run_each():
-    grid = experiment.make_grid(experiment.SCALES["paper"])
+    grid = [c for c in experiment.make_grid(experiment.SCALES["paper"]) if c["experiment"] == "synthetic"]
     assert {c["problem"] for c in grid} == {experiment.configuration_name(*c) for c in experiment.CONFIGURATIONS}
     assert sum(c["method"] == "DiRect" for c in grid) == 9
     assert {c["method"] for c in grid if c["problem"] == "(10,3,3)"} == {
         "RAND", "DiRect", "GP-UCB", "Add-*", "Add-1/10", "Add-2/5", "Add-3/4", "Add-5/2"}
+
+
+def _real_config(method, problem=experiment.SDSS, T_bo=4, seed=0):
+    return {**_config(method, problem=problem, T_bo=T_bo, seed=seed), "experiment": "real_world"}
+
+
+@pytest.mark.parametrize("method", ["RAND", "GP-EI", "REMBO", "Add-5/4"])
+def test_a_real_world_run_stores_a_nondecreasing_best_value(method):
+    result = experiment.run(_real_config(method))
+    assert len(result["f"]) == experiment.N_INIT + 4
+    assert np.all(np.diff(result["best_so_far"]) >= 0) and result["best_so_far"][-1] == result["f"].max()
+
+
+def test_direct_starts_the_viola_jones_search_at_opencvs_thresholds():
+    problem = experiment.make_problem(experiment.VIOLA_JONES)
+    first = experiment.run(_real_config("DiRect", problem=experiment.VIOLA_JONES, T_bo=1))["f"][0]
+    assert first == problem.problem.default_accuracy
+
+
+def test_the_symmetric_box_maps_its_corners_onto_the_unit_cube():
+    problem = experiment.make_problem(experiment.SDSS)
+    assert np.array_equal(problem.bounds, np.tile([-1.0, 1.0], (20, 1)))
+    X = np.random.default_rng(0).uniform(-1, 1, (3, 20))
+    np.testing.assert_array_equal(problem(X), problem.problem((X + 1) / 2))
+
+
+def test_the_paper_grid_runs_every_figure_5_method_ten_times():
+    grid = [c for c in experiment.make_grid({**experiment.SCALES["paper"], "scale": "paper"})
+            if c["experiment"] == "real_world"]
+    for problem in experiment.REAL_WORLD:
+        methods = experiment.real_world_methods(problem, experiment.SCALES["paper"])
+        assert {c["method"] for c in grid if c["problem"] == problem} == set(methods)
+        assert sum(c["problem"] == problem for c in grid) == 10 * (len(methods) - 1) + 1

@@ -224,7 +224,9 @@ class PracticalAddGPUCB(AddGPUCB):
     def fit_model(self, X, y, rng):
         n_observed = len(y) - self.n_init  # BO iterations so far
         if n_observed % self.relearn_every == 0:
-            spread = np.std(y[:self.n_init])
+            # The authors' scale is std(y_init); where the initial values are all equal (a flat region), the
+            # spread of every observation so far, else 1, keeps the noise and sigma range positive.
+            spread = np.std(y[:self.n_init]) or np.std(y) or 1.0
             self.gp_options["noise_variance"] = 0.01 * spread
             log_bounds = np.log([[1e-5, 5.0], [0.03 * spread**2, 30.0 * spread**2]])
             likelihood = DecompositionLikelihood(X, y, self.gp_options["noise_variance"])
