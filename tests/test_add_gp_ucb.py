@@ -120,6 +120,13 @@ def test_the_decomposition_likelihood_is_the_gp_marginal_likelihood_with_a_const
     assert likelihood(groups, 0.7, 2.5) == pytest.approx(gp.log_marginal_likelihood(), rel=1e-10)
 
 
+def test_scoring_many_decompositions_at_once_gives_each_ones_likelihood():
+    likelihood = DecompositionLikelihood(X, Y, 1e-3)
+    decompositions = [[[0, 3], [1, 4], [2, 5]], [[5, 0, 1], [2], [3, 4]], [[0, 1, 2, 3, 4, 5]]]
+    expected = [likelihood(groups, 0.7, 2.5) for groups in decompositions]
+    np.testing.assert_allclose(likelihood.scores(decompositions, 0.7, 2.5), expected, rtol=1e-10)
+
+
 def test_the_practical_algorithm_relearns_on_schedule_with_groups_of_d():
     def objective(Z):
         return np.sin(3 * Z[:, 0]) - Z[:, 3] ** 2 + Z[:, 1] * Z[:, 4]

@@ -34,6 +34,7 @@ class AdditiveKernel(Kernel):
             raise ValueError(f"groups must be disjoint sets of non-negative indices; got {groups!r}.")
         self.base = base
         self.groups = groups
+        self._n_columns = int(flat.max()) + 1  # the inputs must have at least this many columns
 
     def hyperparameters(self):
         return self.base.hyperparameters()
@@ -42,9 +43,8 @@ class AdditiveKernel(Kernel):
         return AdditiveKernel(self.base._with_values(values), self.groups)
 
     def _check_columns(self, X):
-        needed = max(int(g.max()) for g in self.groups) + 1
-        if X.shape[1] < needed:
-            raise ValueError(f"X has {X.shape[1]} columns but the groups index column {needed - 1}.")
+        if X.shape[1] < self._n_columns:
+            raise ValueError(f"X has {X.shape[1]} columns but the groups index column {self._n_columns - 1}.")
 
     def component(self, j, X, Y=None):
         """Kernel matrix k^(j)(X_{G_j}, Y_{G_j}) of group j alone."""

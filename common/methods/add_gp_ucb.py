@@ -15,6 +15,7 @@ and Add-GP-UCB (eq. 6, Algorithm 1) maximizes, group by group,
 then queries the point made of the groups' maximizers. The sum of the
 phi~^(j) is not GP-UCB on the additive GP: sum_j sigma^(j) >= sigma.
 """
+import numba
 import numpy as np
 from scipy.linalg import LinAlgError
 
@@ -149,9 +150,35 @@ class DecompositionLikelihood:
         self.y = y - y.mean()
         self.noise_variance = float(noise_variance)
         self.dim = self.X.shape[1]
+        self._coordinate_distances = None  # (n, n, D), computed on first use
 
-    def __call__(self, groups, bandwidth, scale):
-        K = AdditiveKernel(SquaredExponential(bandwidth, scale), groups)(self.X)
+    def pairwise(self, groups):
+        """Each group's squared distances between the inputs: what every (h, sigma) of one decomposition shares,
+        summed from the per-coordinate squared differences, which every decomposition shares."""
+        return [self._coordinates()[:, :, group].sum(axis=2) for group in groups]
+
+    def _coordinates(self):
+        """(x_k - x'_k)^2 for every pair of inputs and coordinate k, shape (n, n, D), computed once."""
+        if self._coordinate_distances is None:
+            self._coordinate_distances = (self.X[:, None, :] - self.X[None, :, :]) ** 2
+        return self._coordinate_distances
+
+    def __call__(self, groups, bandwidth, scale, pairwise=None):
+        kernel = AdditiveKernel(SquaredExponential(bandwidth, scale), groups)
+        return self._from_gram(kernel.gram(self.pairwise(groups) if pairwise is None else pairwise))
+
+    def scores(self, decompositions, bandwidth, scale):
+        """The likelihood of many decompositions at one (h, sigma), from the per-coordinate factors
+        E_k = exp(-(x_k - x'_k)^2 / (2 h^2)) computed once: each group's kernel is sigma prod_{k in G} E_k."""
+        factors = np.exp(self._coordinates() * (-0.5 / bandwidth**2))
+        scores = []
+        for groups in decompositions:
+            order = np.concatenate(groups).astype(np.int64)
+            starts = np.cumsum([0] + [len(group) for group in groups]).astype(np.int64)
+            scores.append(self._from_gram(scale * _sum_of_group_products(factors, order, starts)))
+        return np.array(scores)
+
+    def _from_gram(self, K):
         K.flat[:: len(K) + 1] += self.noise_variance
         try:
             L, _ = jittered_cholesky(K, max_tries=4)
@@ -161,12 +188,33 @@ class DecompositionLikelihood:
         return -0.5 * self.y @ alpha - np.log(L.diagonal()).sum() - 0.5 * len(self.y) * np.log(2 * np.pi)
 
 
+@numba.njit(cache=True)
+def _sum_of_group_products(factors, order, starts):
+    """K[i, j] = sum_g prod_{k in G_g} factors[i, j, k], the groups being ``order[starts[g]:starts[g + 1]]``;
+    one pass over the symmetric pairs."""
+    n = factors.shape[0]
+    K = np.empty((n, n))
+    for i in range(n):
+        for j in range(i, n):
+            total = 0.0
+            for g in range(len(starts) - 1):
+                product = 1.0
+                for position in range(starts[g], starts[g + 1]):
+                    product *= factors[i, j, order[position]]
+                total += product
+            K[i, j] = total
+            K[j, i] = total
+    return K
+
+
 def fit_scale_and_bandwidth(likelihood, groups, log_bounds, max_evals=50):
     """The shared scale sigma and bandwidth h of every group's kernel sigma exp(-|z - z'|^2 / (2 h^2)),
     maximizing ``likelihood`` (a :class:`DecompositionLikelihood`) by DIRECT over (log h, log sigma) in
     ``log_bounds`` (the authors' code: about 50 evaluations). Returns the AdditiveKernel."""
+    pairwise = likelihood.pairwise(groups)
+
     def likelihoods(log_values):
-        return np.array([likelihood(groups, np.exp(log_h), np.exp(log_s)) for log_h, log_s in log_values])
+        return np.array([likelihood(groups, np.exp(log_h), np.exp(log_s), pairwise) for log_h, log_s in log_values])
 
     log_h, log_s = direct_maximize(likelihoods, log_bounds, max_evals).x
     return AdditiveKernel(SquaredExponential(np.exp(log_h), np.exp(log_s)), groups)
@@ -180,7 +228,7 @@ def learn_decomposition(likelihood, group_dim, n_decompositions, log_bounds, rng
     kernel = fit_scale_and_bandwidth(likelihood, random_decomposition(dim, group_dim, rng), log_bounds)
     bandwidth, scale = float(kernel.base.lengthscale[0]), kernel.base.variance
     candidates = [random_decomposition(dim, group_dim, rng) for _ in range(n_decompositions)]
-    scores = [likelihood(groups, bandwidth, scale) for groups in candidates]
+    scores = likelihood.scores(candidates, bandwidth, scale)
     return fit_scale_and_bandwidth(likelihood, candidates[int(np.argmax(scores))], log_bounds)
 
 
