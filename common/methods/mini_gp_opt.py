@@ -57,17 +57,29 @@ class UniqueArmPosterior:
         self.unique = []               # arm indices in order of first evaluation
         self.slot = {}                 # arm index -> position in ``unique``
         self.counts, self.sums = np.zeros(0), np.zeros(0)
-        self._cross = np.zeros((n_arms, 0))   # K_AU, one column per unique arm
+        # K_AU, one column per unique arm, in storage that doubles when full (appending a column to a
+        # full N x q matrix would copy it at every new arm).
+        self._cross_storage = np.zeros((n_arms, 16))
         self._inverse = np.zeros((0, 0))      # G = (K_UU + lambda W^{-1})^{-1}
+        self._prior_column = (None, None)     # (arm, k(A, a_arm)) of the last covariance column
 
     @property
     def n_unique(self):
         return len(self.unique)
 
+    @property
+    def _cross(self):
+        return self._cross_storage[:, :self.n_unique]
+
+    def _prior(self, arm):
+        """k(A, a_arm), kept for the append that follows the covariance column of the same arm."""
+        if self._prior_column[0] != arm:
+            self._prior_column = (arm, self.kernel(self.arms, self.arms[arm][None, :])[:, 0])
+        return self._prior_column[1]
+
     def covariance_column(self, arm):
         """Sigma_t(A, a_arm) = k(A, a_arm) - K_AU G k(X_U, a_arm), shape (N,)."""
-        prior = self.kernel(self.arms, self.arms[arm][None, :])[:, 0]
-        return prior - self._cross @ (self._inverse @ self._cross[arm])
+        return self._prior(arm) - self._cross @ (self._inverse @ self._cross[arm])
 
     def add(self, arm, n_evaluations, total):
         """Condition on ``n_evaluations`` evaluations of ``arm`` whose values sum to ``total``.
@@ -90,7 +102,6 @@ class UniqueArmPosterior:
             self._append(arm, n_evaluations, total)
 
     def _append(self, arm, n_evaluations, total):
-        cross = self.kernel(self.arms, self.arms[arm][None, :])[:, 0]
         border = self._cross[arm]                       # k(X_U, a_arm)
         projected = self._inverse @ border
         schur = self.prior_variance[arm] + self.lam / n_evaluations - border @ projected
@@ -100,7 +111,9 @@ class UniqueArmPosterior:
         inverse[:q, q] = inverse[q, :q] = -projected / schur
         inverse[q, q] = 1.0 / schur
         self._inverse = inverse
-        self._cross = np.column_stack([self._cross, cross])
+        if q == self._cross_storage.shape[1]:
+            self._cross_storage = np.concatenate([self._cross_storage, np.zeros_like(self._cross_storage)], axis=1)
+        self._cross_storage[:, q] = self._prior(arm)
         self.slot[arm] = q
         self.unique.append(arm)
         self.counts = np.append(self.counts, n_evaluations)
