@@ -228,3 +228,25 @@ def test_the_beta_ablation_reruns_the_nas_blocks_first_seeds_with_beta_scaled():
         (m, s) for m in params["beta_ablation_methods"] for s in range(params["beta_ablation_seeds"])}
     assert all(c["beta_scale"] == params["beta_ablation_scale"] for c in ablation)
     assert all("beta_scale" not in c for c in grid if c["experiment"] != "beta_ablation")
+
+
+def test_table1_grids_follow_the_paper_and_the_spec():
+    from common.experiments import mini_gp_opt as experiment
+    assert len(experiment.table1_settings("epsilon-greedy")) == 12          # a in 3 values, b in 4 (App. B.1)
+    assert len(experiment.table1_settings("GP-UCB")) == len(experiment.TABLE1_BANDWIDTH_FACTORS)
+    assert len(experiment.table1_settings("BBKB")) == 2 * len(experiment.TABLE1_BANDWIDTH_FACTORS)  # C in {1.1, 1.2}
+
+
+def test_table1_search_marks_the_lowest_mean_regret_and_blanks_unused_settings():
+    import pandas as pd
+    from common.experiments import mini_gp_opt as experiment
+    rows = []
+    for method, factor, seed, regret in [("GP-UCB", 1.0, 0, 0.5), ("GP-UCB", 1.0, 1, 0.3), ("GP-UCB", 2.0, 0, 0.2),
+                                         ("GP-UCB", 2.0, 1, 0.7)]:
+        rows.append({"run_key": f"{method}{factor}{seed}", "eval": 0, "experiment": "table1", "method": method,
+                     "bandwidth_factor": factor, "threshold": 1.1, "epsilon_a": 1.0, "epsilon_b": 0.5, "seed": seed,
+                     "normalized_regret": regret})
+    search = experiment.table1_search(pd.DataFrame(rows))
+    best = search[search["best"]]
+    assert best["bandwidth_factor"].tolist() == [1.0] and best["R_T/T (normalized)"].tolist() == [0.4]
+    assert search["threshold"].isna().all() and search["epsilon_a"].isna().all()
