@@ -187,3 +187,20 @@ def test_bad_baseline_options_are_refused_naming_the_parameter(options, name):
     from common.methods.egp_ts import EXP3BO
     with pytest.raises(ValueError, match=name):
         EXP3BO(KERNELS[1:], BOX, **{"horizon": 10, **options})
+
+
+def test_slice_sampling_is_exact_near_the_edge_of_the_box_with_a_wide_interval():
+    # Two modes, one at the lower edge: an interval clipped to the box before stepping out biased the chain.
+    from scipy.integrate import quad
+
+    from common.methods.egp_ts import slice_sample
+
+    def density(v):
+        return np.exp(-0.5 * ((v - 0.05) / 0.03) ** 2) + np.exp(-0.5 * ((v - 0.8) / 0.05) ** 2)
+
+    exact = quad(density, 0, 0.1)[0] / quad(density, 0, 1, points=[0.05, 0.8])[0]
+    rng, x, below = np.random.default_rng(1), np.array([0.5]), 0
+    for _ in range(30_000):
+        x, _ = slice_sample(lambda v: np.log(density(v[0])), x, [0.0], [1.0], rng, widths=[0.7])
+        below += x[0] < 0.1
+    assert below / 30_000 == pytest.approx(exact, abs=0.05)  # the clipped interval gave 0.17 against 0.35

@@ -31,7 +31,7 @@ from common.test_functions import DropWave, EgpTsAckley, Eggholder, Zakharov
 
 PAPER = "egp_ts"
 # Raise whenever a change alters the numbers of a run; cached runs of another version are recomputed.
-CODE_VERSION = 1
+CODE_VERSION = 2  # 2: the robot's noise shared by the methods of a repetition; slice sampler; polish iterations
 NOTEBOOK = "egp_ts.ipynb"
 TITLE = "Lu, Polyzos, Li & Giannakis: Surrogate modeling for BO beyond a single GP (EGP-TS)"
 OUTPUTS = ["Table 1", "Table 2", "Fig. 1", "Fig. 2", "Fig. 3", "Fig. 4", "Fig. 5", "Fig. 6", "Fig. 7"]
@@ -174,7 +174,8 @@ def make_problem(config):
         from common.problems.robot_push import RobotPush
         goal = RobotPush.random_goal(make_rng(PAPER, problem, config["seed"], "goal"))
         pushes = RobotPush(ROBOT[problem], goal=goal)
-        noise = make_rng(PAPER, problem, config["seed"], config["method"], "push noise")
+        # One noise stream per repetition, so that every method sees the same values at the shared initial points.
+        noise = make_rng(PAPER, problem, config["seed"], "push noise")
         return (lambda X: pushes(X, noise)), pushes.bounds, pushes.optimal_value
     from common.problems.fnn_tuning import FNNTuning
     network = FNNTuning(FNN[problem], n_training_runs=config["training_runs"])

@@ -17,11 +17,13 @@ Threshold rules (see :mod:`common.claims`):
 * "outperforms X, Y and Z": every cell significantly better to be reproduced,
   :func:`common.claims.partly_threshold` of the cells for partly;
 * "the form of kernel function plays an important role": a Friedman test of the
-  four GP-TS kernels over the seeds, significant at ALPHA, per function;
+  four GP-TS kernels over the seeds, significant at ALPHA, on at least two of
+  the four functions (the sentence is about Fig. 1 as a whole);
 * "in three out of the four" / "four out of the five": a problem counts when
-  the ensemble method is significantly better than the best single-kernel
-  method (by mean), EGP-EI against each GP-EI kernel, EGP-TS against every
-  competitor; reproduced at the paper's count, partly at half of it.
+  the ensemble method is significantly better than its rivals there: EGP-EI
+  than the GP-EI kernel of the lowest mean (what an ensemble of those kernels
+  has to beat), EGP-TS than every competitor; reproduced at the paper's count,
+  partly at half of it.
 
 Identities: Table 1's optima evaluated, the paper's Ackley-5d maximizer checked
 against the true maximum (spec §2.9), and S_t non-increasing and non-negative
@@ -71,7 +73,8 @@ def what_ran(params):
             description += f", {params['fnn_training_runs']} training runs per evaluation"
         complete = (params["scale"] == "paper" and not partial and params[seeds] >= paper[seeds]
                     and params[budget] >= paper[budget] and params["n_candidates"] >= paper["n_candidates"]
-                    and params["n_restarts"] >= paper["n_restarts"]
+                    and params["n_restarts"] >= paper["n_restarts"] and params["n_features"] == paper["n_features"]
+                    and params["refit_every"] == paper["refit_every"]
                     and (block != "fnn" or params["fnn_training_runs"] >= paper["fnn_training_runs"]))
         ran[block] = Ran("paper" if complete else ("quick" if params["scale"] == "paper" else params["scale"]),
                          description)
@@ -114,25 +117,26 @@ def cells_measure(block, problem, ours, rivals, column=None, batch_size=None):
     return measure
 
 
-def kernel_matters_measure(problem):
-    """1 if a Friedman test finds the four GP-TS kernels' final simple regrets different (p < ALPHA), else 0."""
+def kernel_matters_measure(problems):
+    """Share of ``problems`` on which a Friedman test finds the four GP-TS kernels' final simple regrets
+    different (p < ALPHA), seed by seed."""
     def measure(table, params, limits):
         values = final_values(table, "synthetic")
-        per_kernel = [_per_seed(values, problem, name) for name in GP_TS]
-        if any(series.empty for series in per_kernel):
-            return Evidence(None, f"not every GP-TS kernel ran on {problem}")
-        seeds = sorted(set.intersection(*(set(series.index) for series in per_kernel)))
-        if len(seeds) < 3:
-            return Evidence(None, f"{len(seeds)} shared seeds on {problem}; the Friedman test needs 3")
-        samples = [series[seeds].to_numpy() for series in per_kernel]
-        if all(np.array_equal(samples[0], sample) for sample in samples[1:]):
-            p_value = 1.0
-        else:
-            p_value = float(friedmanchisquare(*samples).pvalue)
-        means = {name: float(sample.mean()) for name, sample in zip(GP_TS, samples)}
-        return Evidence(float(p_value < stats.ALPHA), f"Friedman p = {p_value:.2g} over {len(seeds)} seeds; mean "
-                        f"final S_T " + ", ".join(f"{name} {value:.3g}" for name, value in means.items()),
-                        ours=means)
+        found, reasons, means = 0, [], {}
+        for problem in problems:
+            per_kernel = [_per_seed(values, problem, name) for name in GP_TS]
+            if any(series.empty for series in per_kernel):
+                return Evidence(None, f"not every GP-TS kernel ran on {problem}")
+            seeds = sorted(set.intersection(*(set(series.index) for series in per_kernel)))
+            if len(seeds) < 3:
+                return Evidence(None, f"{len(seeds)} shared seeds on {problem}; the Friedman test needs 3")
+            samples = [series[seeds].to_numpy() for series in per_kernel]
+            identical = all(np.array_equal(samples[0], sample) for sample in samples[1:])
+            p_value = 1.0 if identical else float(friedmanchisquare(*samples).pvalue)
+            found += p_value < stats.ALPHA
+            reasons.append(f"{problem}: Friedman p = {p_value:.2g} over {len(seeds)} seeds")
+            means.update({f"{problem} {name}": float(sample.mean()) for name, sample in zip(GP_TS, samples)})
+        return Evidence(found / len(problems), f"{found} of {len(problems)}; " + "; ".join(reasons), ours=means)
     return measure
 
 
@@ -209,10 +213,6 @@ def claim_specs():
     specs = []
     for problem in experiment.SYNTHETIC:
         specs += [
-            ClaimSpec(f"fig1-kernel-matters-{problem}", "Fig. 1", fig1_quote_kernel, "§6.1",
-                      f"final S_T of the four GP-TS kernels on {problem}, seed by seed",
-                      "1 if a Friedman test rejects equal kernels at ALPHA", kernel_matters_measure(problem),
-                      **synthetic),
             ClaimSpec(f"fig1-egp-beats-gp-ts-{problem}", "Fig. 1", fig1_quote_egp, "§6.1",
                       f"final S_T on {problem}, EGP-TS (A) against each GP-TS kernel (4 cells)",
                       "(cells significantly better - cells significantly worse) / cells",
@@ -226,6 +226,11 @@ def claim_specs():
                       partly_at=0.5, **synthetic),
         ]
     specs += [
+        ClaimSpec("fig1-kernel-matters", "Fig. 1", fig1_quote_kernel, "§6.1",
+                  "functions on which the four GP-TS kernels' final S_T differ (Friedman test, seed by seed)",
+                  "share of the 4 functions; 2 to reproduce (the figure, read as a whole), 1 for partly",
+                  kernel_matters_measure(list(experiment.SYNTHETIC)), reproduced_at=0.5, partly_at=0.25,
+                  **synthetic),
         ClaimSpec("fig1-gp-ei-beats-gp-ts-Zakharov", "Fig. 1",
                   "GP-EI is superior to GP-TS baselines on Zakharov function", "§6.1",
                   "final S_T on Zakharov, GP-EI against each GP-TS kernel (4 cells)",
@@ -273,7 +278,10 @@ def claim_specs():
         "share of the 5 data sets; 4 to reproduce, 2 for partly",
         count_measure("fnn", list(experiment.FNN), "EGP-TS (B)",
                       lambda values, problem: [m for m in experiment.FNN_METHODS if m != "EGP-TS (B)"]),
-        reproduced_at=0.8, partly_at=0.4, min_scale="paper", block="fnn"))
+        reproduced_at=0.8, partly_at=0.4, min_scale="paper", block="fnn",
+        not_comparable="three of the five data sets are substitutes (digits for MNIST, Wisconsin for the Ljubljana "
+                       "breast-cancer data, a synthetic Transportation stand-in), and an evaluation averages 3 "
+                       "trainings, not 10: the count is measured, not judged"))
     rivals = [m for m in experiment.PARALLEL_METHODS if m != "EGP-TS (B)"]
     specs += [ClaimSpec(f"fig5-egp-stands-out-K{K}", "Fig. 5",
                         "Clearly, EGP-TS also stands out from the rest of the baselines in this batch setting",

@@ -1,4 +1,4 @@
-"""EGP-TS (Lu, Polyzos, Ding & Giannakis 2023): Thompson sampling from an ensemble of random-feature GPs.
+"""EGP-TS (Lu, Polyzos, Li & Giannakis 2023): Thompson sampling from an ensemble of random-feature GPs.
 
 A dictionary of kernels k^1..k^M gives the ensemble prior f ~ sum_m w_0^m GP(0, k^m)
 (eq. 5), w_0^m = 1/M. Its posterior is the mixture sum_m w_t^m p(f | m, D_t) with
@@ -28,6 +28,8 @@ from common.random_features import BayesianLinearRegression, RandomFourierFeatur
 WEIGHT_FLOOR = 1e-4
 # The first fit's noise variance on standardized y (spec U3: sklearn's WhiteKernel(1e-3)).
 INITIAL_NOISE = 1e-3
+# L-BFGS-B iterations of each polish of a sampled function or of EI (spec U10).
+POLISH_ITERATIONS = 50
 
 
 def floored(log_weights, floor=WEIGHT_FLOOR):
@@ -134,7 +136,8 @@ class _RandomFeatureThompson:
         """The maximizer of a sampled function over the unit cube, and its value."""
         unit_box = np.tile([0.0, 1.0], (len(self.bounds), 1))
         result = maximize_with_restarts(draw, unit_box, rng, n_candidates=self.n_candidates,
-                                        n_restarts=self.n_restarts, fun_and_grad=draw.value_and_gradient)
+                                        n_restarts=self.n_restarts, fun_and_grad=draw.value_and_gradient,
+                                        maxiter=POLISH_ITERATIONS)
         return result.x, result.fun
 
     def __repr__(self):
@@ -353,13 +356,17 @@ def slice_sample(log_density, x, lower, upper, rng, n_sweeps=1, widths=None):
     for _ in range(n_sweeps):
         for i in range(len(x)):
             level = current - rng.exponential()
-            left = max(lower[i], x[i] - widths[i] * rng.uniform())
-            right = min(upper[i], left + widths[i])
+            # The interval is placed at random around x before it meets the box (placing it inside the box would
+            # make its position depend on x and break the detailed balance of stepping out); it stops growing at
+            # the box, outside of which the density is 0, and is cut to the box before shrinking.
+            left = x[i] - widths[i] * rng.uniform()
+            right = left + widths[i]
             probe = x.copy()
             while left > lower[i] and log_density(_at(probe, i, left)) > level:
-                left = max(lower[i], left - widths[i])
+                left -= widths[i]
             while right < upper[i] and log_density(_at(probe, i, right)) > level:
-                right = min(upper[i], right + widths[i])
+                right += widths[i]
+            left, right = max(left, lower[i]), min(right, upper[i])
             while True:
                 candidate = rng.uniform(left, right)
                 value = log_density(_at(probe, i, candidate))
@@ -414,15 +421,18 @@ class FullyBayesianGPTS(_RandomFeatureThompson):
                 return -np.inf
             return gp.log_marginal_likelihood(np.log(psi))
 
-        start = self.prior_box.mean(axis=1) if self.psi is None else self.psi
-        sweeps = self.warmup_sweeps if self.psi is None else self.sweeps
-        self.psi, _ = slice_sample(log_evidence, start, self.prior_box[:, 0], self.prior_box[:, 1], rng, sweeps)
-        self.samples.append(self.psi.copy())
+        points = []
+        for draw in range(self.batch_size):
+            # Each of the K draws gets its own state of the chain: one more sweep between draws.
+            start = self.prior_box.mean(axis=1) if self.psi is None else self.psi
+            sweeps = self.warmup_sweeps if self.psi is None else (self.sweeps if draw == 0 else 1)
+            self.psi, _ = slice_sample(log_evidence, start, self.prior_box[:, 0], self.prior_box[:, 1], rng, sweeps)
+            self.samples.append(self.psi.copy())
+            sampled = GaussianProcess(SquaredExponential(self.psi[1], self.psi[0]), self.psi[2]).fit(U, z)
+            member = self._member(sampled, U, z, rng)
+            points.append(self._to_box(self._argmax(member.sample_function(rng), rng)[0]))
         self.likelihood_failures += gp.likelihood_failures
-        gp = GaussianProcess(SquaredExponential(self.psi[1], self.psi[0]), self.psi[2]).fit(U, z)
-        member = self._member(gp, U, z, rng)
-        return np.array([self._to_box(self._argmax(member.sample_function(rng), rng)[0])
-                         for _ in range(self.batch_size)])
+        return np.array(points)
 
 
 class EGPEI(_RandomFeatureThompson):
@@ -439,6 +449,9 @@ class EGPEI(_RandomFeatureThompson):
         super().__init__(bounds, name=name, **options)
         if not kernels:
             raise ValueError("kernels must be a non-empty list (the dictionary).")
+        if self.batch_size != 1:
+            raise ValueError(f"batch_size must be 1 for {name}: EI proposes one point per round; got "
+                             f"{self.batch_size}.")
         self.kernels, self.noise_variances = list(kernels), [INITIAL_NOISE] * len(kernels)
         self.floor = floor if len(kernels) > 1 else 0.0
         self.history, self.weights, self.weight_history = [], None, []
@@ -459,5 +472,6 @@ class EGPEI(_RandomFeatureThompson):
         unit_box = np.tile([0.0, 1.0], (len(self.bounds), 1))
         result = maximize_with_restarts(lambda Z: acquisition(gp, Z), unit_box, rng, n_candidates=self.n_candidates,
                                         n_restarts=self.n_restarts,
-                                        fun_and_grad=lambda x: acquisition.value_and_gradient(gp, x))
+                                        fun_and_grad=lambda x: acquisition.value_and_gradient(gp, x),
+                                        maxiter=POLISH_ITERATIONS)
         return self._to_box(result.x)[None, :]
