@@ -250,3 +250,24 @@ def test_table1_search_marks_the_lowest_mean_regret_and_blanks_unused_settings()
     best = search[search["best"]]
     assert best["bandwidth_factor"].tolist() == [1.0] and best["R_T/T (normalized)"].tolist() == [0.4]
     assert search["threshold"].isna().all() and search["epsilon_a"].isna().all()
+
+
+def test_pathwise_samples_from_exact_prior_draws_have_the_posterior_mean_and_variance():
+    from common.methods.mini_gp_opt import pathwise_sample
+    posterior = _incremental()
+    prior_factor = np.linalg.cholesky(KERNEL(ARMS) + 1e-10 * np.eye(len(ARMS)))
+    rng = np.random.default_rng(12)
+    samples = np.array([pathwise_sample(posterior, prior_factor @ rng.standard_normal(len(ARMS)), rng)
+                        for _ in range(6000)])
+    np.testing.assert_allclose(samples.mean(axis=0), posterior.mean, atol=0.05)
+    np.testing.assert_allclose(samples.var(axis=0), posterior.variance, atol=0.05, rtol=0.1)
+    # At the evaluated arms the variance is the noise's share (without the noise draw it falls to ~1 % of it).
+    unique = np.asarray(posterior.unique)
+    np.testing.assert_allclose(samples.var(axis=0)[unique] / posterior.variance[unique], 1.0, atol=0.1)
+
+
+def test_gp_bts_spends_the_horizon_in_batches_of_the_given_size():
+    from common.methods.mini_gp_opt import gp_bts
+    record = gp_bts(KERNEL, ARMS, _pull, LAM, 95, np.random.default_rng(13), batch_size=10, n_features=200)
+    assert len(record.arms) == 95 == sum(record.batch_sizes)
+    assert record.batch_sizes[1:-1] == [10] * (len(record.batch_sizes) - 2) and record.batch_sizes[-1] == 4

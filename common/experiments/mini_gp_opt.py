@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 
 from common.kernels import SquaredExponential
-from common.methods.mini_gp_opt import batch_bkb, epsilon_greedy, gp_bucb, mini_meta
+from common.methods.mini_gp_opt import batch_bkb, epsilon_greedy, gp_bts, gp_bucb, mini_meta
 from common.problems.bbob_grid import BBOBGrid
 from common.problems.nas_cells import NASCellsDigits
 from common.seeding import make_rng
@@ -41,11 +41,11 @@ OUTPUTS = ["Fig. 1-2 (a)-(e)", "Table 1", "Fig. 3", "Fig. 4"]
 
 BBOB_PROBLEMS = {"Rosenbrock f104": 104, "Ellipsoid f116": 116, "Schaffer f122": 122, "Separable Rastrigin f3": 3}
 NAS_PROBLEM = "NAS (digits substitute)"
-METHODS = ("MINI-GP-UCB", "MINI-GP-EI", "GP-UCB", "GP-BUCB", "BBKB", "BKB", "epsilon-greedy")
+METHODS = ("MINI-GP-UCB", "MINI-GP-EI", "GP-UCB", "GP-BUCB", "BBKB", "BKB", "GP-BTS", "epsilon-greedy")
 N_CHECKPOINTS = 150
 
 _PAPER = dict(
-    nas_methods=["MINI-GP-UCB", "MINI-GP-EI", "GP-UCB", "GP-BUCB", "BBKB", "epsilon-greedy"],
+    nas_methods=["MINI-GP-UCB", "MINI-GP-EI", "GP-UCB", "GP-BUCB", "BBKB", "GP-BTS", "epsilon-greedy"],
     bbob_problems=list(BBOB_PROBLEMS), bbob_methods=["MINI-GP-UCB", "MINI-GP-EI", "GP-UCB", "GP-BUCB", "BBKB",
                                                      "epsilon-greedy"],
     T=10_000, n_seeds=40, threshold=1.1, bandwidth_factor=1.0, noise_beta=0.01, epsilon_a=1.0, epsilon_b=0.5,
@@ -81,7 +81,7 @@ def _check_beta_scale(value):
 ALLOWED = {
     "nas_methods": list(METHODS), "bbob_problems": list(BBOB_PROBLEMS), "bbob_methods": list(METHODS),
     "T": range(2, 100_001), "n_seeds": range(1, 201), "threshold": _check_threshold,
-    "beta_ablation_methods": [name for name in METHODS if name != "epsilon-greedy"],
+    "beta_ablation_methods": [name for name in METHODS if name not in ("epsilon-greedy", "GP-BTS")],
     "beta_ablation_scale": _check_beta_scale, "beta_ablation_seeds": range(0, 201),
     "table1_methods": list(METHODS), "table1_seeds": range(0, 201), "table1_T": range(2, 100_001),
 }
@@ -227,6 +227,8 @@ def run(config, iterations=None):
                            acquisition="EI" if method == "MINI-GP-EI" else "UCB", sequential=method == "GP-UCB")
     elif method == "GP-BUCB":
         record = gp_bucb(kernel, problem.arms, pull, lam, horizon, rng, **options)
+    elif method == "GP-BTS":
+        record = gp_bts(kernel, problem.arms, pull, lam, horizon, rng, first_arm=first_arm)
     elif method in ("BBKB", "BKB"):
         record = batch_bkb(kernel, problem.arms, pull, lam, horizon, rng, **options, batched=method == "BBKB")
     else:
