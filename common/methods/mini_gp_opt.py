@@ -356,8 +356,26 @@ def gp_bucb(kernel, arms, pull, lam, horizon, rng, *, threshold=1.1, norm_bound=
         raise ValueError(f"threshold C must be > 1; got {threshold!r}.")
     _check_beta_scale(beta_scale)
     posterior = UniqueArmPosterior(kernel, arms, lam)
+
+    def next_batch():
+        beta = beta_scale * beta_frequentist(posterior.logdet, norm_bound, delta)
+        hallucinated, ratio, batch = posterior.copy(), 1.0, []
+        while ratio <= threshold:
+            arm = argmax_random_ties(posterior.mean + beta * np.sqrt(hallucinated.variance), rng)
+            batch.append(arm)
+            ratio += posterior.variance[arm] / lam
+            hallucinated.add(arm, 1, None)
+        return batch
+
+    return _run_batches(posterior, pull, horizon, rng, first_arm, next_batch)
+
+
+def _run_batches(posterior, pull, horizon, rng, first_arm, next_batch):
+    """The loop of the exact-posterior batch methods: evaluate each arm of a batch once, condition on them, ask
+    ``next_batch()`` for the next batch, until ``horizon`` evaluations (the first batch: ``first_arm``, or an arm
+    drawn uniformly). Returns the EpochRecord."""
     record, clock = EpochRecord(), AlgorithmClock()
-    batch = [int(rng.integers(len(arms))) if first_arm is None else int(first_arm)]
+    batch = [int(rng.integers(len(posterior.arms))) if first_arm is None else int(first_arm)]
     step = 0
     while step < horizon:
         batch = batch[: horizon - step]
@@ -367,13 +385,7 @@ def gp_bucb(kernel, arms, pull, lam, horizon, rng, *, threshold=1.1, norm_bound=
         step += len(batch)
         if step >= horizon:
             break
-        beta = beta_scale * beta_frequentist(posterior.logdet, norm_bound, delta)
-        hallucinated, ratio, batch = posterior.copy(), 1.0, []
-        while ratio <= threshold:
-            arm = argmax_random_ties(posterior.mean + beta * np.sqrt(hallucinated.variance), rng)
-            batch.append(arm)
-            ratio += posterior.variance[arm] / lam
-            hallucinated.add(arm, 1, None)
+        batch = next_batch()
     record.logdet = posterior.logdet
     return record
 
@@ -416,21 +428,12 @@ def gp_bts(kernel, arms, pull, lam, horizon, rng, *, batch_size=10, n_features=1
     posterior = UniqueArmPosterior(kernel, arms, lam)
     features = RandomFourierFeatures(kernel, n_features, posterior.arms.shape[1], rng)
     Phi = features(posterior.arms) * np.sqrt(kernel.variance)
-    record, clock = EpochRecord(), AlgorithmClock()
-    batch = [int(rng.integers(len(arms))) if first_arm is None else int(first_arm)]
-    step = 0
-    while step < horizon:
-        batch = batch[: horizon - step]
-        for arm in batch:
-            posterior.add(arm, 1, clock.pull(pull, arm, 1, rng)[0])
-        record.add_batch(batch, clock.seconds())
-        step += len(batch)
-        if step >= horizon:
-            break
-        batch = [argmax_random_ties(pathwise_sample(posterior, Phi @ rng.standard_normal(Phi.shape[1]), rng), rng)
-                 for _ in range(int(batch_size))]
-    record.logdet = posterior.logdet
-    return record
+
+    def next_batch():
+        return [argmax_random_ties(pathwise_sample(posterior, Phi @ rng.standard_normal(Phi.shape[1]), rng), rng)
+                for _ in range(int(batch_size))]
+
+    return _run_batches(posterior, pull, horizon, rng, first_arm, next_batch)
 
 
 # --------------------------------------------------------------------------- BKB and BBKB (Nystrom GP)
