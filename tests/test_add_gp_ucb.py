@@ -194,3 +194,13 @@ def test_rembo_maps_its_low_dimensional_box_into_the_objective_box():
     assert np.any(X == box[:, 1]) and np.any(X == box[:, 0])  # the projection clips
     np.testing.assert_allclose(rembo(U), X.sum(1))
     np.testing.assert_allclose(rembo.to_box(np.zeros(4)), box.mean(axis=1)[None, :])  # u = 0 is the centre
+
+
+def test_a_query_that_repeats_an_earlier_one_is_moved_and_a_new_one_is_kept():
+    from common.methods.add_gp_ucb import away_from_queries
+    bounds, X = np.tile([-1.0, 1.0], (3, 1)), np.array([[0.0, 0.5, -0.5], [1.0, 1.0, 1.0]])
+    rng = np.random.default_rng(0)
+    moved = away_from_queries(X[1].copy(), X, bounds, 0.2, rng)
+    assert np.min(np.linalg.norm(X - moved, axis=1)) > 0 and np.all(np.abs(moved) <= 1.0)
+    fresh = np.array([0.1, 0.2, 0.3])
+    np.testing.assert_array_equal(away_from_queries(fresh.copy(), X, bounds, 0.2, rng), fresh)

@@ -94,3 +94,11 @@ def test_real_world_claims_are_not_run_without_their_problem():
     verdicts = add_claims.judge(_real_table(SDSS_LEVELS), {**PARAMS, "real_world": [experiment.SDSS]})
     verdicts = verdicts.set_index("id")["verdict"]
     assert verdicts["vj-rembo-worst"] == verdicts["vj-add-6-4-best"] == "not run at this scale"
+
+
+def test_the_claims_are_judged_when_only_figure_5_ran():
+    table = _real_table(SDSS_LEVELS)
+    table = table[table["experiment"] == "real_world"]
+    verdicts = add_claims.judge(table, {**PARAMS, "configurations": []}).set_index("id")["verdict"]
+    assert verdicts["simple-below-average-regret"] == "verified"
+    assert verdicts["sdss-rand-beats-direct"] == "reproduced" and verdicts["ucb-beats-ei-sdss"] == "reproduced"

@@ -56,10 +56,19 @@ def test_direct_starts_the_viola_jones_search_at_opencvs_thresholds():
 
 
 def test_the_symmetric_box_maps_its_corners_onto_the_unit_cube():
-    problem = experiment.make_problem(experiment.SDSS)
-    assert np.array_equal(problem.bounds, np.tile([-1.0, 1.0], (20, 1)))
-    X = np.random.default_rng(0).uniform(-1, 1, (3, 20))
+    problem = experiment.make_problem(experiment.VIOLA_JONES)
+    assert np.array_equal(problem.bounds, np.tile([-1.0, 1.0], (22, 1)))
+    X = np.random.default_rng(0).uniform(-1, 1, (3, 22))
     np.testing.assert_array_equal(problem(X), problem.problem((X + 1) / 2))
+
+
+def test_the_sdss_search_box_is_a_sub_box_holding_the_fiducial_point_off_centre():
+    problem = experiment.make_problem(experiment.SDSS)
+    corners = problem.to_unit(np.array([-np.ones(20), np.ones(20)]))
+    np.testing.assert_allclose(corners[1] - corners[0], experiment.SDSS_SUB_BOX_WIDTH)
+    fiducial = problem.problem.fiducial_x
+    assert np.all((corners[0] <= fiducial) & (fiducial <= corners[1]))
+    assert problem(np.zeros((1, 20)))[0] < problem.problem.fiducial_value - 10  # the centre is far from the optimum
 
 
 def test_the_paper_grid_runs_every_figure_5_method_ten_times():

@@ -21,13 +21,16 @@ Threshold rules (see :mod:`common.claims`):
   :data:`SMALL_D` significantly better than Add-*, all of them to be
   reproduced, half for partly.
 
-The sentences of §5.2 and §5.3 about Figure 5 are judged the same way on the
+The sentences of §5 about Figure 5 are judged the same way on the
 best value found after the last query (higher is better), on the named
 substitutes of the SDSS likelihood and the Viola-Jones cascade: their absolute
 values say nothing about the paper's, only the orderings of methods are
 compared. "Slightly better than the rest" (Add-5/4 on SDSS) is read as the
 highest mean final value among the Add-d/M variants and significantly worse
-than none of them (partly: worse than none).
+than none of them (partly: worse than none). REMBO draws its own initial points
+(in its embedding), so its cells pair runs by seed index only. "We also find a
+value for the thresholds that outperform the configuration used in OpenCV" is
+read as the best Add-d/M (by mean) beating OpenCV's thresholds on average.
 
 Two identities: S_T <= R_T / T on every run, and Table 1's additive bound below
 GP-UCB's at the spec's (D, d, T).
@@ -147,6 +150,8 @@ def slightly_best_measure(problem, ours, rivals):
             return Evidence(None, "none of these methods ran at these parameters")
         values = final_regrets(table, "best_so_far")
         found = {other: _cell(values, problem, ours, other, True) for other in rivals}
+        if any(c is None for c in found.values()):
+            return Evidence(None, f"{ours} or one of its rivals did not run on {problem}")
         means = values[values["problem"] == problem].groupby("method")["value"].mean()
         means = means[means.index.isin([ours] + rivals)]
         if ours not in means.index:
@@ -160,19 +165,24 @@ def slightly_best_measure(problem, ours, rivals):
     return measure
 
 
-def beats_default_measure(problem, method):
-    """Share of the runs of ``method`` whose best accuracy exceeds that of OpenCV's thresholds (the box centre)."""
+def beats_default_measure(problem, variants):
+    """1 if the Add-d/M of highest mean final accuracy beats OpenCV's thresholds (the box centre) on average,
+    0.5 if only its best run does, else 0."""
     def measure(table, params, limits):
-        if not _real_world(params, problem, [method]):
+        if not _real_world(params, problem, variants):
             return Evidence(None, "none of these methods ran at these parameters")
         values = final_regrets(table, "best_so_far")
-        runs = values[(values["problem"] == problem) & (values["method"] == method)]["value"]
-        if runs.empty:
-            return Evidence(None, f"{method} did not run on {problem}")
+        runs = values[(values["problem"] == problem) & values["method"].isin(variants)]
+        if runs["method"].nunique() < len(variants):
+            return Evidence(None, f"not every Add-d/M ran on {problem}")
+        means = runs.groupby("method")["value"].mean()
+        best = means.idxmax()
         default = experiment.make_problem(problem).problem.default_accuracy
-        share = float((runs > default).mean())
-        return Evidence(share, f"{int((runs > default).sum())} of {len(runs)} runs of {method} beat the default "
-                        f"thresholds' accuracy {default:.4g} (best {runs.max():.4g})", ours=share)
+        mine = runs[runs["method"] == best]["value"]
+        score = 1.0 if mine.mean() > default else (0.5 if mine.max() > default else 0.0)
+        return Evidence(score, f"{best}, the best Add-d/M: mean {mine.mean():.4g}, best run {mine.max():.4g}, "
+                        f"{int((mine > default).sum())} of {len(mine)} runs above OpenCV's {default:.4g}",
+                        ours=float(mine.mean()))
     return measure
 
 
@@ -232,9 +242,14 @@ def real_world_specs():
                   partly_at=claims.partly_threshold(len(vj_rivals)), **best),
         ClaimSpec("vj-beats-opencv", "Fig. 5(b)",
                   "Interestingly, we also find a value for the thresholds that outperform the configuration used "
-                  "in OpenCV", "§5.3", f"runs of Add-6/4 on {vj} whose best accuracy exceeds OpenCV's thresholds'",
-                  "share of runs; all to reproduce, half for partly",
-                  beats_default_measure(vj, "Add-6/4"), partly_at=0.5, **best),
+                  "in OpenCV", "§5.3", f"final best accuracy on {vj} of the Add-d/M with the highest mean, against "
+                  "the accuracy of OpenCV's thresholds", "1 if its mean beats them, 0.5 if only its best run does",
+                  beats_default_measure(vj, vj_add), partly_at=0.5, **best),
+        *[ClaimSpec(f"ucb-beats-ei-{name}", "Fig. 5", "we found that the UCB acquisitions outperformed GP-EI", "§5",
+                    f"final best value on {problem}, GP-UCB against GP-EI (the same GP and schedule)",
+                    "1 if significantly better, -1 if worse, else 0",
+                    cells_measure(real_cells(problem, [("GP-UCB", "GP-EI")]), column="best_so_far"), **best)
+          for name, problem in (("sdss", sdss), ("vj", vj))],
         ClaimSpec("fig5-values", "Fig. 5", "The y-axis is the maximum value", "§5.2-5.3, Fig. 5",
                   "the best log-likelihood and accuracy found", "not compared", None,
                   not_comparable="both problems are substitutes (synthetic power-spectrum data, LFW faces and "
@@ -245,6 +260,8 @@ def real_world_specs():
 def regret_identity(table, params, limits):
     """S_T <= R_T / T at every query of every synthetic run (the average of the regrets is at least their minimum)."""
     table = table[table["experiment"] == "synthetic"]
+    if table.empty:
+        return Evidence(1.0, "no synthetic run at these parameters: nothing to check", ours=0.0)
     worst = (table["simple_regret"] - table["average_regret"]).max()
     return Evidence(float(worst <= limits["tolerance"]), f"largest S_t - R_t/t over {table['run_key'].nunique()} "
                     f"runs: {worst:.3g}", ours=float(worst))

@@ -26,6 +26,9 @@ from common.kernels import AdditiveKernel, SquaredExponential
 from common.optimizers import direct_maximize, direct_maximize_groups
 
 
+# A query closer than this many bandwidths to an earlier one is moved (the authors' code, spec §2.3).
+NEAR_DUPLICATE = 1e-10
+
 class GroupPosteriors:
     """The posteriors mu^(j), sigma^(j) of every group of a fitted GP with an :class:`AdditiveKernel`.
 
@@ -117,7 +120,20 @@ class AddGPUCB(GPAcquisitionMethod):
         x = self.bounds.mean(axis=1)
         for group, result in zip(posteriors.groups, results):
             x[group] = result.x
-        return x[None, :]
+        return away_from_queries(x, X, self.bounds, float(gp.kernel.base.lengthscale[0]), rng)[None, :]
+
+
+def away_from_queries(x, X, bounds, bandwidth, rng):
+    """``x``, moved off any earlier query (the authors' near-duplicate guard, spec §2.3).
+
+    With fixed hyperparameters the group maxima of the UCB need not move once
+    their point is queried (only the sum of the groups is observed), so the
+    same point can come back; while min_i |x - X_i| / h < 1e-10, x gets
+    N(0, (0.1 h)^2) noise on every coordinate and is clipped to the box.
+    """
+    while np.min(np.linalg.norm(X - x, axis=1)) / bandwidth < NEAR_DUPLICATE:
+        x = np.clip(x + rng.normal(0.0, 0.1 * bandwidth, size=x.shape), bounds[:, 0], bounds[:, 1])
+    return x
 
 
 # --------------------------------------------------------------------------- the practical algorithm (Algorithm 2)
@@ -225,6 +241,8 @@ def learn_decomposition(likelihood, group_dim, n_decompositions, log_bounds, rng
     fit (h, sigma) on a random decomposition, score ``n_decompositions`` random ones at those values, keep
     the best, and fit (h, sigma) again on it. Returns the AdditiveKernel."""
     dim = likelihood.dim
+    if group_dim == 1 or group_dim >= dim:  # every decomposition is the same set of groups
+        return fit_scale_and_bandwidth(likelihood, random_decomposition(dim, group_dim, rng), log_bounds)
     kernel = fit_scale_and_bandwidth(likelihood, random_decomposition(dim, group_dim, rng), log_bounds)
     bandwidth, scale = float(kernel.base.lengthscale[0]), kernel.base.variance
     candidates = [random_decomposition(dim, group_dim, rng) for _ in range(n_decompositions)]
@@ -302,7 +320,8 @@ class PracticalGPEI(PracticalAddGPUCB):
         gp = self.fit_model(X, y, rng)
         self.last_gp = gp
         acquisition = ExpectedImprovement(float(np.max(y)))
-        return direct_maximize(lambda Z: acquisition(gp, Z), self.bounds, self.max_evals).x[None, :]
+        x = direct_maximize(lambda Z: acquisition(gp, Z), self.bounds, self.max_evals).x
+        return away_from_queries(x, X, self.bounds, float(gp.kernel.base.lengthscale[0]), rng)[None, :]
 
 
 class RemboObjective:
