@@ -204,3 +204,21 @@ def test_a_query_that_repeats_an_earlier_one_is_moved_and_a_new_one_is_kept():
     assert np.min(np.linalg.norm(X - moved, axis=1)) > 0 and np.all(np.abs(moved) <= 1.0)
     fresh = np.array([0.1, 0.2, 0.3])
     np.testing.assert_array_equal(away_from_queries(fresh.copy(), X, bounds, 0.2, rng), fresh)
+
+
+def test_five_queries_of_tiny_posterior_std_shrink_the_bandwidth_bound_and_relearn_at_once():
+    from types import SimpleNamespace
+
+    method = PracticalAddGPUCB(np.tile([-1.0, 1.0], (4, 1)), max_evals=100, group_dim=2, n_init=4)
+    method.kernel = AdditiveKernel(SquaredExponential(0.4), [[0, 1], [2, 3]])
+    for std in (0.001, 0.001, 0.001, 0.001):
+        method.last_gp = SimpleNamespace(predict=lambda X, return_std, s=std: (np.zeros(1), np.array([s])))
+        method._watch_posterior_std(np.zeros(4))
+    assert not method._relearn_now  # four in a row are not enough
+    method._watch_posterior_std(np.zeros(4))
+    assert method._relearn_now and method.bandwidth_upper == pytest.approx(0.36)
+    method.last_gp = SimpleNamespace(predict=lambda X, return_std: (np.zeros(1), np.array([0.5])))
+    method._relearn_now = False
+    for _ in range(6):
+        method._watch_posterior_std(np.zeros(4))
+    assert not method._relearn_now  # a large std breaks the streak

@@ -37,7 +37,7 @@ from common.test_functions import AdditiveTrimodal
 
 PAPER = "add_gp_ucb"
 # Raise whenever a change alters the numbers of a run; cached runs of another version are recomputed.
-CODE_VERSION = 3  # 2: decomposition likelihood from shared squared distances; 3: near-duplicate guard, SDSS sub-box
+CODE_VERSION = 4  # 2: shared squared distances; 3: near-duplicate guard, SDSS sub-box; 4: std-threshold rule
 NOTEBOOK = "add_gp_ucb.ipynb"
 TITLE = "Kandasamy, Schneider & Póczos: High dimensional BO via additive models (Add-GP-UCB)"
 OUTPUTS = ["Table 1", "Fig. 2", "Fig. 3", "Fig. 4", "Fig. 5"]

@@ -28,6 +28,9 @@ from common.optimizers import direct_maximize, direct_maximize_groups
 
 # A query closer than this many bandwidths to an earlier one is moved (the authors' code, spec §2.3).
 NEAR_DUPLICATE = 1e-10
+# The practical algorithm's bandwidth range, and its std-threshold rule (the authors' code, spec §2.5).
+BANDWIDTH_RANGE = (1e-5, 5.0)
+SMALL_STD, SMALL_STD_STREAK = 0.002, 5
 
 class GroupPosteriors:
     """The posteriors mu^(j), sigma^(j) of every group of a fitted GP with an :class:`AdditiveKernel`.
@@ -252,7 +255,8 @@ def learn_decomposition(likelihood, group_dim, n_decompositions, log_bounds, rng
 
 class PracticalAddGPUCB(AddGPUCB):
     """Add-GP-UCB as the paper runs it (Algorithm 2): hyperparameters and decomposition relearned every
-    ``relearn_every`` BO iterations (before iterations 1, 26, 51, ...).
+    ``relearn_every`` BO iterations (before iterations 1, 26, 51, ...), and at once, with a smaller upper bound
+    on the bandwidth, after 5 queries in a row whose posterior std is below 0.002 (the authors' code).
 
     Add-d/M (``group_dim=d``) learns groups of size d by :func:`learn_decomposition`;
     Add-* (``groups`` given: the function's own) and GP-UCB (``groups=[all]``) learn only (h, sigma).
@@ -286,15 +290,18 @@ class PracticalAddGPUCB(AddGPUCB):
         label = name or (f"Add-{group_dim}/{-(-dim // group_dim)}" if group_dim else "Add-GP-UCB")
         super().__init__(AdditiveKernel(SquaredExponential(1.0), start), bounds, max_evals, name=label,
                          y_transform="center", fit_hyperparameters=False)
+        self.bandwidth_upper, self._small_std_streak, self._relearn_now = BANDWIDTH_RANGE[1], 0, False
 
     def fit_model(self, X, y, rng):
         n_observed = len(y) - self.n_init  # BO iterations so far
-        if n_observed % self.relearn_every == 0:
+        if n_observed % self.relearn_every == 0 or self._relearn_now:
+            self._relearn_now = False
             # The authors' scale is std(y_init); where the initial values are all equal (a flat region), the
             # spread of every observation so far, else 1, keeps the noise and sigma range positive.
             spread = np.std(y[:self.n_init]) or np.std(y) or 1.0
             self.gp_options["noise_variance"] = 0.01 * spread
-            log_bounds = np.log([[1e-5, 5.0], [0.03 * spread**2, 30.0 * spread**2]])
+            log_bounds = np.log([[BANDWIDTH_RANGE[0], self.bandwidth_upper],
+                                 [0.03 * spread**2, 30.0 * spread**2]])
             likelihood = DecompositionLikelihood(X, y, self.gp_options["noise_variance"])
             if self.group_dim is None:
                 self.kernel = fit_scale_and_bandwidth(likelihood, self.kernel.groups, log_bounds)
@@ -302,6 +309,23 @@ class PracticalAddGPUCB(AddGPUCB):
                 self.kernel = learn_decomposition(likelihood, self.group_dim, self.n_decompositions, log_bounds,
                                                   rng)
         return GaussianProcess(self.kernel, **self.gp_options).fit(X, y)
+
+    def propose(self, X, y, iteration, rng):
+        x = super().propose(X, y, iteration, rng)
+        self._watch_posterior_std(x[0])
+        return x
+
+    def _watch_posterior_std(self, x):
+        """The authors' std-threshold rule (after Wang et al. 2013; spec §2.5): after 5 queries in a row where
+        the posterior std of f is below 0.002, the bandwidth's upper bound becomes 0.9 h and the
+        hyperparameters are relearned at once."""
+        std = self.last_gp.predict(x[None, :], return_std=True)[1][0]
+        self._small_std_streak = self._small_std_streak + 1 if std < SMALL_STD else 0
+        if self._small_std_streak >= SMALL_STD_STREAK:
+            bandwidth = float(self.kernel.base.lengthscale[0])
+            # The spec's max(1e-5, 0.9 h), kept above the range's lower end so that it stays a range.
+            self.bandwidth_upper = max(2 * BANDWIDTH_RANGE[0], 0.9 * bandwidth)
+            self._relearn_now, self._small_std_streak = True, 0
 
 
 class PracticalGPEI(PracticalAddGPUCB):
@@ -321,7 +345,9 @@ class PracticalGPEI(PracticalAddGPUCB):
         self.last_gp = gp
         acquisition = ExpectedImprovement(float(np.max(y)))
         x = direct_maximize(lambda Z: acquisition(gp, Z), self.bounds, self.max_evals).x
-        return away_from_queries(x, X, self.bounds, float(gp.kernel.base.lengthscale[0]), rng)[None, :]
+        x = away_from_queries(x, X, self.bounds, float(gp.kernel.base.lengthscale[0]), rng)
+        self._watch_posterior_std(x)
+        return x[None, :]
 
 
 class RemboObjective:
