@@ -250,6 +250,9 @@ def test_table1_search_marks_the_lowest_mean_regret_and_blanks_unused_settings()
     best = search[search["best"]]
     assert best["bandwidth_factor"].tolist() == [1.0] and best["R_T/T (normalized)"].tolist() == [0.4]
     assert search["threshold"].isna().all() and search["epsilon_a"].isna().all()
+    assert search["at grid edge"].tolist() == [False, False]  # 1 and 2 are inside the bandwidth grid
+    tied = experiment.table1_search(pd.DataFrame([{**row, "normalized_regret": 0.3} for row in rows]))
+    assert tied["best"].sum() == 1  # one pick per method, also when settings tie
 
 
 def test_pathwise_samples_from_exact_prior_draws_have_the_posterior_mean_and_variance():

@@ -129,7 +129,8 @@ def table1_search(table):
     """Per method, every grid setting's mean final normalized R_T/T over the seeds, the best one marked.
 
     Returns a DataFrame with the method, the setting (sigma^2 / m, C, a, b), the seeds, the mean
-    final R_T/T, and ``best`` (True for the lowest mean of each method).
+    final R_T/T, ``best`` (True for one lowest mean of each method: the first of tied settings) and
+    ``at grid edge`` (a setting at the end of one of its grids, where the optimum may lie beyond).
     """
     finals = table.loc[table.groupby("run_key")["eval"].idxmax()]
     finals = finals[finals["experiment"] == "table1"].copy()
@@ -140,7 +141,11 @@ def table1_search(table):
     keys = ["method", "bandwidth_factor", "threshold", "epsilon_a", "epsilon_b"]
     search = (finals.groupby(keys, dropna=False)["normalized_regret"].agg(["mean", "count"]).reset_index()
               .rename(columns={"mean": "R_T/T (normalized)", "count": "seeds"}))
-    search["best"] = search["R_T/T (normalized)"] == search.groupby("method")["R_T/T (normalized)"].transform("min")
+    search["best"] = False
+    search.loc[search.groupby("method")["R_T/T (normalized)"].idxmin(), "best"] = True  # ties: the first in the grid
+    edges = {"bandwidth_factor": TABLE1_BANDWIDTH_FACTORS, **TABLE1_EPSILON}
+    search["at grid edge"] = np.logical_or.reduce(
+        [search[name].isin([min(values), max(values)]) for name, values in edges.items()])
     return search
 
 

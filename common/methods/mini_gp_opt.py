@@ -413,9 +413,10 @@ def gp_bts(kernel, arms, pull, lam, horizon, rng, *, batch_size=10, n_features=1
     conditioned on the data up to the last feedback; all are evaluated, then
     the posterior conditions on them. A sample is a prior draw over the arms from
     ``n_features`` random Fourier features of the kernel (an approximate prior,
-    the same for every arm) updated exactly by :func:`pathwise_sample`, in
-    O(N q) per sample on the unique-arm state (spec §2.5: the batch size the
-    paper leaves open is 10).
+    the same for every arm) updated exactly by :func:`pathwise_sample` on the
+    unique-arm state: O(N D) for the prior draw and O(N q) for the update per
+    sample (spec §2.6-2.7: the batch size the paper leaves open is 10; the spec
+    proposes an exact prior from K_AA, which random features approximate).
 
     Returns
     -------
