@@ -370,11 +370,12 @@ def gp_bucb(kernel, arms, pull, lam, horizon, rng, *, threshold=1.1, norm_bound=
     return _run_batches(posterior, pull, horizon, rng, first_arm, next_batch)
 
 
-def _run_batches(posterior, pull, horizon, rng, first_arm, next_batch):
+def _run_batches(posterior, pull, horizon, rng, first_arm, next_batch, clock=None):
     """The loop of the exact-posterior batch methods: evaluate each arm of a batch once, condition on them, ask
     ``next_batch()`` for the next batch, until ``horizon`` evaluations (the first batch: ``first_arm``, or an arm
-    drawn uniformly). Returns the EpochRecord."""
-    record, clock = EpochRecord(), AlgorithmClock()
+    drawn uniformly). ``clock``: an AlgorithmClock started before the method's own set-up. Returns the
+    EpochRecord."""
+    record, clock = EpochRecord(), clock or AlgorithmClock()
     batch = [int(rng.integers(len(posterior.arms))) if first_arm is None else int(first_arm)]
     step = 0
     while step < horizon:
@@ -426,6 +427,7 @@ def gp_bts(kernel, arms, pull, lam, horizon, rng, *, batch_size=10, n_features=1
 
     if int(batch_size) != batch_size or batch_size < 1:
         raise ValueError(f"batch_size must be an integer >= 1; got {batch_size!r}.")
+    clock = AlgorithmClock()  # the features are the method's work too
     posterior = UniqueArmPosterior(kernel, arms, lam)
     features = RandomFourierFeatures(kernel, n_features, posterior.arms.shape[1], rng)
     Phi = features(posterior.arms) * np.sqrt(kernel.variance)
@@ -434,7 +436,7 @@ def gp_bts(kernel, arms, pull, lam, horizon, rng, *, batch_size=10, n_features=1
         return [argmax_random_ties(pathwise_sample(posterior, Phi @ rng.standard_normal(Phi.shape[1]), rng), rng)
                 for _ in range(int(batch_size))]
 
-    return _run_batches(posterior, pull, horizon, rng, first_arm, next_batch)
+    return _run_batches(posterior, pull, horizon, rng, first_arm, next_batch, clock)
 
 
 # --------------------------------------------------------------------------- BKB and BBKB (Nystrom GP)
