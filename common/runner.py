@@ -53,6 +53,7 @@ _ABSENT = object()
 
 _counts = {"loaded": 0, "computed": 0, "corrupt": [], "stale": []}
 
+
 class RunFailedError(RuntimeError):
     """A run function raised; the message holds the run's configuration and the traceback."""
 
