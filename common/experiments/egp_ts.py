@@ -26,6 +26,7 @@ import numpy as np
 from common.bo import run_bo
 from common.kernels import Matern, SquaredExponential
 from common.methods.egp_ts import EGPEI, EGPTS, EXP3BO, GPTS, BanditBO, FullyBayesianGPTS
+from common.problems.unit_cube import OnUnitCube
 from common.seeding import make_rng
 from common.test_functions import DropWave, EgpTsAckley, Eggholder, Zakharov
 
@@ -152,16 +153,6 @@ def make_method(config, dim):
     if base == "GP-EI":
         return EGPEI([kernel_of(label or "Matérn-5/2-ARD", dim)], unit, name=name, **options)
     raise ValueError(f"unknown method {name!r}; allowed: {METHODS}")
-
-
-class OnUnitCube:
-    """An objective seen on [0, 1]^d: u -> f(low + u (high - low))."""
-
-    def __init__(self, objective, bounds):
-        self.objective, self.bounds = objective, np.asarray(bounds, dtype=float)
-
-    def __call__(self, U):
-        return self.objective(self.bounds[:, 0] + np.clip(U, 0.0, 1.0) * (self.bounds[:, 1] - self.bounds[:, 0]))
 
 
 def make_problem(config):

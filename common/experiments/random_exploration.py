@@ -43,6 +43,7 @@ from common.methods.random_exploration import (
 from common.metrics import fill_distance, simple_regret
 from common.problems.random_forest import RandomForestDiabetes
 from common.problems.sprinkler import GardenSprinkler
+from common.problems.unit_cube import OnUnitCube
 from common.seeding import make_rng
 from common.test_functions import Ackley, Levy, Rastrigin
 
@@ -151,20 +152,6 @@ def make_grid(params):
         grid += [_config(params, "scaling_ablation", "sprinkler", method, _beta_of(method, "TWO"), seed,
                          params["sprinkler_budget"], inputs="unit") for seed in range(params["scaling_ablation_seeds"])]
     return grid
-
-
-class OnUnitCube:
-    """A problem seen on [0, 1]^d through the linear map onto its own box (the scaling ablation)."""
-
-    def __init__(self, problem):
-        self.problem = problem
-        self.dim = problem.dim
-        self.bounds = np.tile([0.0, 1.0], (problem.dim, 1))
-        self.optimal_value = problem.optimal_value
-
-    def __call__(self, U):
-        low, high = self.problem.bounds[:, 0], self.problem.bounds[:, 1]
-        return self.problem(low + np.asarray(U) * (high - low))
 
 
 def make_problem(config):
