@@ -150,7 +150,7 @@ def list_notebooks(plans, n_jobs, dask_address):
         print(f"  notebook: notebooks/{module.NOTEBOOK}")
         print(f"  regenerates: {', '.join(module.OUTPUTS) or '(nothing)'}")
         try:
-            estimate = estimate_cost(module.make_grid(plan["params"]))
+            estimate = estimate_cost(module.make_grid(plan["params"]), module.run)
         except Exception as exc:
             print(f"  {plan['name']}: cannot build the grid: {type(exc).__name__}: {exc}")
             failed.append(plan["key"])
@@ -173,7 +173,8 @@ def compute_runs(plans, n_jobs, dask_address):
             failed.append(plan["key"])
             continue
         module, grid = plan["module"], plan["module"].make_grid(plan["params"])
-        print(f"{plan['key']}: {plan['name']} (scale {plan['params']['scale']}): {estimate_cost(grid)}", flush=True)
+        print(f"{plan['key']}: {plan['name']} (scale {plan['params']['scale']}): {estimate_cost(grid, module.run)}",
+              flush=True)
         reset_run_counts()
         try:
             run_grid(grid, module.run, n_jobs=n_jobs, dask_address=dask_address)

@@ -359,7 +359,7 @@ def run_grid(configs, run_fn, *, n_jobs=None, dask_address=None, progress=True, 
             runs[key] = run
     _counts["loaded"] += len(runs)
     if missing:
-        estimates = _estimates_by_key({key: unique[key] for key in missing})
+        estimates = _estimates_by_key({key: unique[key] for key in missing}, version)
         paper_keys = sorted({unique[key]["paper"] for key in missing})
         with _progress_bar(len(missing), len(runs), paper_keys, progress) as bar, RunClaims() as claims:
             cpu_done, pending, first_round = 0.0, missing, True
@@ -456,7 +456,7 @@ def format_seconds(seconds):
     return f"{seconds / 3600:.1f} h"
 
 
-def estimate_cost(configs, paper_key=None):
+def estimate_cost(configs, run_fn=None, paper_key=None):
     """Estimate the CPU time of the runs of a grid that are not cached yet.
 
     Each missing run is priced by the mean recorded CPU seconds (wall seconds
@@ -474,6 +474,11 @@ def estimate_cost(configs, paper_key=None):
     ----------
     configs : list of dict
         The grid (duplicates count once).
+    run_fn : callable, optional
+        The grid's run function, as given to :func:`run_grid`. Given, a run
+        stored by another ``CODE_VERSION`` of its module is stale: it counts as
+        missing (the runner recomputes it) and prices no other run, since that
+        code ran at another speed. None counts every stored run.
     paper_key : str, optional
         Paper whose recorded runs inform the estimate; by default the papers
         named by the configurations.
@@ -483,7 +488,8 @@ def estimate_cost(configs, paper_key=None):
     CostEstimate
     """
     unique = _unique_configs(configs)
-    recorded = _recorded_runs([paper_key] if paper_key is not None else _papers(unique))
+    version = None if run_fn is None else code_version(run_fn)
+    recorded = _recorded_runs([paper_key] if paper_key is not None else _papers(unique), version)
     cached_keys = {run.key for run in recorded}
     missing = {key: config for key, config in unique.items() if key not in cached_keys}
     estimates = _estimates(missing, recorded)
@@ -500,8 +506,10 @@ def _papers(configs_by_key):
     return sorted({config["paper"] for config in configs_by_key.values()})
 
 
-def _recorded_runs(papers):
-    return [run for paper in papers for run in store.scan(paper)]
+def _recorded_runs(papers, code_version=None):
+    """The stored runs of ``papers``; only those of ``code_version`` unless it is None."""
+    return [run for paper in papers for run in store.scan(paper)
+            if code_version is None or run.code_version == code_version]
 
 
 def _estimates(configs_by_key, recorded):
@@ -562,7 +570,7 @@ def _budget_ratio(settings, recorded, differing):
     return ratio
 
 
-def _estimates_by_key(configs_by_key):
-    """``{key: CPU seconds or None}``: the estimated cost of each run, for the progress bar."""
-    estimates = _estimates(configs_by_key, _recorded_runs(_papers(configs_by_key)))
+def _estimates_by_key(configs_by_key, code_version):
+    """``{key: CPU seconds or None}``: the estimated cost of each run of ``code_version``, for the progress bar."""
+    estimates = _estimates(configs_by_key, _recorded_runs(_papers(configs_by_key), code_version))
     return {key: None if estimate is None else estimate[0] for key, estimate in estimates.items()}

@@ -246,6 +246,15 @@ def test_estimate_cost_never_prices_from_another_paper():
     assert runner.estimate_cost(grid(n_seeds=1), paper_key="other").n_unestimated == 1
 
 
+def test_estimate_cost_counts_a_run_of_another_code_version_as_missing():
+    # The runner recomputes a stale run, and the old code's speed says little about the new one's.
+    current = runner.code_version(toy_run)
+    for seed, (version, seconds) in enumerate(((current + 1, 50.0), (current, 3.0))):
+        store.save_run(toy_config(seed), toy_run(toy_config(seed)), wall_time=seconds, code_version=version)
+    estimate = runner.estimate_cost(grid(n_seeds=3), toy_run)
+    assert (estimate.n_cached, estimate.n_missing, estimate.cpu_seconds) == (1, 2, 6.0)
+
+
 def test_estimate_cost_says_when_there_is_no_estimate():
     estimate = runner.estimate_cost(grid(n_seeds=2))
     assert estimate.n_unestimated == 2 and "no estimate for 2" in str(estimate)
