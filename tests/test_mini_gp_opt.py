@@ -5,6 +5,7 @@ import pytest
 from common.gp import GaussianProcess
 from common.kernels import SquaredExponential
 from common.methods.mini_gp_opt import (
+    HallucinatedVariance,
     NystromPosterior,
     UniqueArmPosterior,
     bbkb_batch,
@@ -120,13 +121,17 @@ def test_bad_settings_name_the_parameter():
         mini_meta(KERNEL, ARMS, _pull, LAM, 10, np.random.default_rng(0), acquisition="PI")
 
 
-def test_a_hallucinated_evaluation_shrinks_the_variance_as_a_real_one_and_keeps_the_mean():
-    real, hallucinated = _incremental(), _incremental()
-    mean = hallucinated.mean.copy()
-    real.add(9, 2, 1.7)
-    hallucinated.add(9, 2, None)
+def test_hallucinated_evaluations_shrink_the_variance_as_real_ones_and_keep_the_mean():
+    posterior, real = _incremental(), _incremental()
+    mean = posterior.mean.copy()
+    hallucinated = HallucinatedVariance(posterior)
+    for arm, value in ((9, 1.7), (3, -0.4), (9, 0.8)):   # a repeated arm too
+        hallucinated.add(arm)
+        # The column GP-BUCB's real update reuses is the real posterior's.
+        np.testing.assert_allclose(hallucinated.columns[-1], real.covariance_column(arm), atol=1e-12)
+        real.add(arm, 1, value)
     np.testing.assert_allclose(hallucinated.variance, real.variance, atol=1e-12)
-    np.testing.assert_array_equal(hallucinated.mean, mean)
+    np.testing.assert_array_equal(posterior.mean, mean)
 
 
 def test_gp_bucb_spends_the_horizon_in_batches_of_several_arms():

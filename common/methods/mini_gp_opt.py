@@ -20,6 +20,7 @@ UCB acquisition (Eq. 2) this is MINI-GP-UCB, with EI (Eq. 3) MINI-GP-EI.
 import time
 from dataclasses import dataclass, field
 
+import numba
 import numpy as np
 from scipy.stats import norm
 
@@ -60,7 +61,7 @@ class UniqueArmPosterior:
         # K_AU, one column per unique arm, in storage that doubles when full (appending a column to a
         # full N x q matrix would copy it at every new arm).
         self._cross_storage = np.zeros((n_arms, 16))
-        self._inverse = np.zeros((0, 0))      # G = (K_UU + lambda W^{-1})^{-1}
+        self._inverse_storage = np.zeros((16, 16))   # G = (K_UU + lambda W^{-1})^{-1}, grown the same way
         self._prior_column = (None, None)     # (arm, k(A, a_arm)) of the last covariance column
 
     @property
@@ -70,6 +71,10 @@ class UniqueArmPosterior:
     @property
     def _cross(self):
         return self._cross_storage[:, :self.n_unique]
+
+    @property
+    def _inverse(self):
+        return self._inverse_storage[:self.n_unique, :self.n_unique]
 
     def _prior(self, arm):
         """k(A, a_arm), kept for the append that follows the covariance column of the same arm."""
@@ -81,19 +86,17 @@ class UniqueArmPosterior:
         """Sigma_t(A, a_arm) = k(A, a_arm) - K_AU G k(X_U, a_arm), shape (N,)."""
         return self._prior(arm) - self._cross @ (self._inverse @ self._cross[arm])
 
-    def add(self, arm, n_evaluations, total):
+    def add(self, arm, n_evaluations, total, column=None):
         """Condition on ``n_evaluations`` evaluations of ``arm`` whose values sum to ``total``.
 
-        ``total=None`` hallucinates them (Desautels et al. 2014): the variances
-        and the state shrink as if they had been observed, the mean is left as
-        it is (and the sums then no longer match it: hallucinate on a copy).
+        ``column``: Sigma_t(A, a_arm) when the caller has it already (GP-BUCB's
+        hallucinations computed it: the covariance does not depend on the values).
         """
         noise = self.lam / n_evaluations
-        column = self.covariance_column(arm)
+        column = self.covariance_column(arm) if column is None else column
         variance_at_arm = self.variance[arm]
         gain = column / (variance_at_arm + noise)
-        if total is not None:
-            self.mean = self.mean + gain * (total / n_evaluations - self.mean[arm])
+        self.mean = self.mean + gain * (total / n_evaluations - self.mean[arm])
         self.variance = np.maximum(self.variance - gain * column, 0.0)
         self.logdet += np.log1p(variance_at_arm / noise)
         if arm in self.slot:
@@ -106,33 +109,27 @@ class UniqueArmPosterior:
         projected = self._inverse @ border
         schur = self.prior_variance[arm] + self.lam / n_evaluations - border @ projected
         q = self.n_unique
-        inverse = np.empty((q + 1, q + 1))
-        inverse[:q, :q] = self._inverse + np.outer(projected, projected) / schur
-        inverse[:q, q] = inverse[q, :q] = -projected / schur
-        inverse[q, q] = 1.0 / schur
-        self._inverse = inverse
+        _add_outer(self._inverse_storage, q, projected, 1.0, schur)
         if q == self._cross_storage.shape[1]:
             self._cross_storage = np.concatenate([self._cross_storage, np.zeros_like(self._cross_storage)], axis=1)
+            grown = np.zeros((2 * q, 2 * q))
+            grown[:q, :q] = self._inverse
+            self._inverse_storage = grown
+        self._inverse_storage[:q, q] = self._inverse_storage[q, :q] = -projected / schur
+        self._inverse_storage[q, q] = 1.0 / schur
         self._cross_storage[:, q] = self._prior(arm)
         self.slot[arm] = q
         self.unique.append(arm)
         self.counts = np.append(self.counts, n_evaluations)
-        self.sums = np.append(self.sums, 0.0 if total is None else total)
+        self.sums = np.append(self.sums, total)
 
     def _merge(self, slot, n_evaluations, total):
         # The diagonal entry lambda / w of K_UU + lambda W^{-1} changes by delta (Sherman-Morrison).
         delta = self.lam / (self.counts[slot] + n_evaluations) - self.lam / self.counts[slot]
         row = self._inverse[slot].copy()
-        self._inverse -= delta * np.outer(row, row) / (1.0 + delta * row[slot])
+        _add_outer(self._inverse_storage, self.n_unique, row, -delta, 1.0 + delta * row[slot])
         self.counts[slot] += n_evaluations
-        self.sums[slot] += 0.0 if total is None else total
-
-    def copy(self):
-        """An independent copy (for hallucinated batches)."""
-        clone = UniqueArmPosterior.__new__(UniqueArmPosterior)
-        clone.__dict__.update({name: value.copy() if hasattr(value, "copy") else value
-                               for name, value in self.__dict__.items()})
-        return clone
+        self.sums[slot] += total
 
     def recompute(self):
         """The batch form of Eq. 4 from (unique arms, counts, sums), replacing the incremental state."""
@@ -146,8 +143,21 @@ class UniqueArmPosterior:
         self.mean = V.T @ np.linalg.solve(L, self.sums / weights)
         self.variance = np.maximum(self.prior_variance - np.einsum("ij,ij->j", V, V), 0.0)
         self.logdet = 2.0 * np.log(np.diag(L)).sum() - self.n_unique * np.log(self.lam)
-        self._inverse = np.linalg.inv(K_UU + np.diag(self.lam / self.counts))
+        self._inverse[...] = np.linalg.inv(K_UU + np.diag(self.lam / self.counts))
         return self
+
+
+@numba.njit(cache=True)
+def _add_outer(storage, size, vector, multiplier, divisor):
+    """storage[:size, :size] += multiplier * outer(vector, vector) / divisor, in place, in one pass.
+
+    numpy would allocate, page-fault and free a q x q temporary per update (q
+    the unique arms, thousands at T = 10^4), three times over. Each entry is
+    rounded exactly as in that numpy expression (numba fuses no multiply-add).
+    """
+    for i in range(size):
+        for j in range(size):
+            storage[i, j] += (multiplier * (vector[i] * vector[j])) / divisor
 
 
 # --------------------------------------------------------------------------- acquisitions and beta
@@ -359,34 +369,69 @@ def gp_bucb(kernel, arms, pull, lam, horizon, rng, *, threshold=1.1, norm_bound=
 
     def next_batch():
         beta = beta_scale * beta_frequentist(posterior.logdet, norm_bound, delta)
-        hallucinated, ratio, batch = posterior.copy(), 1.0, []
+        hallucinated, ratio, batch = HallucinatedVariance(posterior), 1.0, []
         while ratio <= threshold:
             arm = argmax_random_ties(posterior.mean + beta * np.sqrt(hallucinated.variance), rng)
             batch.append(arm)
             ratio += posterior.variance[arm] / lam
-            hallucinated.add(arm, 1, None)
-        return batch
+            hallucinated.add(arm)
+        return batch, hallucinated.columns
 
     return _run_batches(posterior, pull, horizon, rng, first_arm, next_batch)
 
 
+class HallucinatedVariance:
+    """Posterior variances after *hallucinated* evaluations (Desautels et al. 2014), which shrink the
+    variances as real ones would and leave the mean as it is.
+
+    The posterior is not copied: hallucinating arm b_j takes its covariance
+    column at the last feedback and applies one rank-one downdate per earlier
+    batch element,
+
+        c_j = Sigma_fb(A, b_j) - sum_{i<j} c_i c_i(b_j) / (c_i(b_i) + lambda),
+        sigma^2 <- sigma^2 - c_j^2 / (c_j(b_j) + lambda),
+
+    O(N q + q^2 + N j) for the j-th element instead of a copy of the O(N q) state.
+    ``columns`` holds the c_j: once the batch is evaluated, c_j is b_j's
+    covariance column given the batch's earlier elements, so the real updates reuse them.
+
+    Parameters
+    ----------
+    posterior : UniqueArmPosterior at the last feedback (not modified).
+    """
+
+    def __init__(self, posterior):
+        self.posterior, self.variance = posterior, posterior.variance.copy()
+        self._arms, self.columns = [], []
+
+    def add(self, arm):
+        """Hallucinate one evaluation of ``arm``."""
+        lam = self.posterior.lam
+        column = self.posterior.covariance_column(arm)
+        for earlier, earlier_column in zip(self._arms, self.columns):
+            column -= earlier_column * (earlier_column[arm] / (earlier_column[earlier] + lam))
+        self.variance = np.maximum(self.variance - column * column / (column[arm] + lam), 0.0)
+        self._arms.append(arm)
+        self.columns.append(column)
+
+
 def _run_batches(posterior, pull, horizon, rng, first_arm, next_batch, clock=None):
     """The loop of the exact-posterior batch methods: evaluate each arm of a batch once, condition on them, ask
-    ``next_batch()`` for the next batch, until ``horizon`` evaluations (the first batch: ``first_arm``, or an arm
-    drawn uniformly). ``clock``: an AlgorithmClock started before the method's own set-up. Returns the
-    EpochRecord."""
+    ``next_batch()`` for the next batch and the covariance columns of its updates (None: not known yet), until
+    ``horizon`` evaluations (the first batch: ``first_arm``, or an arm drawn uniformly). ``clock``: an
+    AlgorithmClock started before the method's own set-up. Returns the EpochRecord."""
     record, clock = EpochRecord(), clock or AlgorithmClock()
     batch = [int(rng.integers(len(posterior.arms))) if first_arm is None else int(first_arm)]
-    step = 0
+    columns, step = None, 0
     while step < horizon:
         batch = batch[: horizon - step]
-        for arm in batch:
-            posterior.add(arm, 1, clock.pull(pull, arm, 1, rng)[0])
+        for position, arm in enumerate(batch):
+            posterior.add(arm, 1, clock.pull(pull, arm, 1, rng)[0], None if columns is None else columns[position])
         record.add_batch(batch, clock.seconds())
         step += len(batch)
         if step >= horizon:
             break
-        batch = next_batch()
+        batch, columns = next_batch()
     record.logdet = posterior.logdet
     return record
 
@@ -434,7 +479,7 @@ def gp_bts(kernel, arms, pull, lam, horizon, rng, *, batch_size=10, n_features=1
 
     def next_batch():
         return [argmax_random_ties(pathwise_sample(posterior, Phi @ rng.standard_normal(Phi.shape[1]), rng), rng)
-                for _ in range(int(batch_size))]
+                for _ in range(int(batch_size))], None
 
     return _run_batches(posterior, pull, horizon, rng, first_arm, next_batch, clock)
 
@@ -465,18 +510,26 @@ class NystromPosterior:
         self.kernel, self.arms, self.lam = kernel, np.asarray(arms, dtype=float), float(lam)
         self.prior_variance = kernel.diag(self.arms)
         self.counts, self.sums = np.zeros(len(self.arms)), np.zeros(len(self.arms))
+        self._kernel_rows = {}   # arm -> k(a_arm, A), computed the first time the arm enters a dictionary
 
     def observe(self, arm, value):
         self.counts[arm] += 1
         self.sums[arm] += value
 
+    def _kernel_to_arms(self, dictionary):
+        """K_DA = k(X_D, A). The dictionary is resampled after every feedback but mostly keeps its arms, so each
+        arm's row is computed once."""
+        new = [arm for arm in dict.fromkeys(np.asarray(dictionary).tolist()) if arm not in self._kernel_rows]
+        if new:
+            self._kernel_rows.update(zip(new, self.kernel(self.arms[new], self.arms)))
+        return np.array([self._kernel_rows[arm] for arm in np.asarray(dictionary).tolist()])
+
     def fit(self, dictionary):
         """Embed the arms on ``dictionary`` (arm indices) and compute mean and normalized variance."""
-        K_DD = self.kernel(self.arms[dictionary])
-        eigenvalues, eigenvectors = np.linalg.eigh(K_DD)
+        K_DA = self._kernel_to_arms(dictionary)
+        eigenvalues, eigenvectors = np.linalg.eigh(K_DA[:, dictionary])
         kept = eigenvalues > eigenvalues.max() * len(dictionary) * np.finfo(float).eps
-        self.embedding = (self.kernel(self.arms, self.arms[dictionary]) @ eigenvectors[:, kept]
-                          / np.sqrt(eigenvalues[kept]))
+        self.embedding = K_DA.T @ eigenvectors[:, kept] / np.sqrt(eigenvalues[kept])
         self.residual = np.maximum(self.prior_variance - np.einsum("ij,ij->i", self.embedding, self.embedding), 0.0)
         pulled = np.flatnonzero(self.counts)
         Z = self.embedding[pulled]
