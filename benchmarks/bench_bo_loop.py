@@ -136,8 +136,8 @@ def main():
                 timings[label][0].append(seconds)
                 timings[label][1].append(sizes)
         print(f"### {problem} (d = {len(objective.bounds)})\n")
-        print("| n | " + " | ".join(sides) + " | " + " | ".join(f"speed-up vs {label}" for label in sides if label != "ours")
-              + " |")
+        speed_ups = [f"speed-up vs {label}" for label in sides if label != "ours"]
+        print("| n | " + " | ".join(sides) + " | " + " | ".join(speed_ups) + " |")
         print("|---" * (1 + 2 * len(sides) - 1) + "|")
         for low, high in N_RANGES:
             medians, cells = {}, []

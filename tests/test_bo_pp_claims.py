@@ -92,7 +92,9 @@ def test_pi_pp_better_in_most_synthetic_cells(specs, effect, expected):
 
 
 def test_pi_pp_better_cells_offset_by_worse_cells_is_not_reproduced(specs):
-    effect = lambda problem, acquisition, tau0: 0.1 if problem in ("Dropwave", "Griewank") else -0.1
+    def effect(problem, acquisition, tau0):
+        return 0.1 if problem in ("Dropwave", "Griewank") else -0.1
+
     assert verdict(specs["C6-syn"], runs("synthetic", effect)) == "not reproduced"
 
 
@@ -157,7 +159,9 @@ def test_some_pi_pp_curve_almost_always_better(specs, problems, expected):
 
 
 def test_figure_7_leaves_out_the_papers_exception(specs):
-    exception = lambda problem, acquisition, tau0: -0.1 if problem == "SVM_digits" and tau0 != 0.0001 else 0.1
+    def exception(problem, acquisition, tau0):
+        return -0.1 if problem == "SVM_digits" and tau0 != 0.0001 else 0.1
+
     assert verdict(specs["C10"], runs("isotropic", exception)) == "reproduced"
 
 

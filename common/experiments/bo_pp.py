@@ -169,7 +169,8 @@ def make_problem(config):
     name = config["problem"]
     if name in SYNTHETIC and config.get("box_shift"):
         usual = SYNTHETIC[name]().bounds
-        return ScaledFunction(CENTRED_OPTIMUM[name](usual + np.multiply(config["box_shift"], np.ptp(usual, axis=1))[:, None]))
+        shifted = usual + np.multiply(config["box_shift"], np.ptp(usual, axis=1))[:, None]
+        return ScaledFunction(CENTRED_OPTIMUM[name](shifted))
     if name in SYNTHETIC:
         return ScaledFunction(SYNTHETIC[name]())
     return _OnSymmetricBox(get_tuning_problem(name, split_seed=config["seed"], model_seed=config["seed"]))
