@@ -4,7 +4,9 @@ Module-level functions, so loky and Dask workers can import them; it also
 follows the experiment-registry protocol of :mod:`common.experiments` (NOTEBOOK,
 TITLE, OUTPUTS, SCALES, make_grid) so ``reproduce.py --list`` can be tested.
 """
+import os
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -54,7 +56,10 @@ def slow_run(config):
 
 
 def hanging_run(config):
-    """Never returns (for tests that kill the process running it)."""
+    """Never returns (for tests that kill the process running it); first leaves a file named after its
+    process in the folder ``TOY_STARTED_DIR`` names, if it is set, so that a test knows it is running."""
+    if os.environ.get("TOY_STARTED_DIR"):
+        Path(os.environ["TOY_STARTED_DIR"], str(os.getpid())).touch()
     while True:
         time.sleep(0.1)
 
