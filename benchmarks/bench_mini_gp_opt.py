@@ -3,7 +3,7 @@
 Run from the repository root on a quiet machine (nothing else computing; the
 timings are single-threaded):
 
-    python benchmarks/bench_mini_gp_opt.py                       # T = 10,000, 3 repeats: hours (BBKB)
+    python benchmarks/bench_mini_gp_opt.py                       # T = 10,000, 3 repeats: about 30 minutes
     python benchmarks/bench_mini_gp_opt.py --T 1000 --repeats 3  # a look in a few minutes
 
 Every method runs the notebook's configuration (``common/experiments/mini_gp_opt.py``:
