@@ -32,6 +32,7 @@ from scipy.linalg.blas import dtpsv
 from scipy.linalg.lapack import dpotrf, dpotri, dpotrs, dpptrs, dtrtrs
 from scipy.optimize import minimize
 
+from common.growing import GrowingArray
 from common.kernels.base import as_2d
 from common.kernels.stationary import CANCELLATION_RATIO
 
@@ -277,7 +278,9 @@ class GaussianProcess:
             variance = max(variance, 0.0)
             scale = np.sqrt(variance) if variance > 1e-300 else 1.0
         self.y_mean, self.y_scale = mean, scale
-        self._y = (self._y_raw - mean) / scale
+        # Subtracting 0 and dividing by 1 return y exactly: skipped, they are two passes over y per update.
+        centred = self._y_raw - mean if mean != 0.0 else self._y_raw
+        self._y = centred / scale if scale != 1.0 else centred
 
     def _noise_diagonal(self):
         return self.noise_variance / self.counts
@@ -288,6 +291,9 @@ class GaussianProcess:
         self.L, self.jitter = jittered_cholesky(K)
         # Packed now (O(n^2), a fraction of the O(n^3) factorization) so that add_observation copies nothing.
         self._growing = GrowingCholesky(self._L)
+        self._rows = {"X": GrowingArray(self.X), "y": GrowingArray(self._y_raw),
+                      "counts": GrowingArray(self.counts), "scatter": GrowingArray(self._scatter)}
+        self._kernel_inputs, self._kernel_of_inputs = self.kernel.growing_inputs(self.X), self.kernel
         self.alpha = cholesky_solve(self.L, self._y)
 
     @property
@@ -308,20 +314,24 @@ class GaussianProcess:
         l = L^{-1} k(X, x) and delta^2 = k(x, x) + sigma_n^2 - l^T l. The result
         equals :meth:`fit` on the enlarged data (tested), without refitting the
         hyperparameters. The factor grows in packed storage (:class:`GrowingCholesky`),
-        so an update copies nothing of size n^2.
+        so an update copies nothing of size n^2, and the data and what the kernel
+        reuses of X (:meth:`Kernel.growing_inputs`) grow in place too.
         """
         if self.X is None:
             raise RuntimeError("call fit before add_observation.")
+        if self._kernel_of_inputs is not self.kernel:
+            raise RuntimeError("the kernel was replaced after the last fit; call fit(X, y) to refactorize first.")
         x = np.asarray(x, dtype=float).reshape(1, -1)
-        k_new = self.kernel(self.X, x)[:, 0]
+        y = float(y)
+        k_new = self.kernel.column(self._kernel_inputs, x[0])  # k(X, x); X in the kernel's inputs now ends with x
         row = self._growing.solve_lower(k_new)  # l = L^{-1} k(X, x)
         delta2 = self.kernel.diag(x)[0] + self.noise_variance + self.jitter - row @ row
-        self.X = np.vstack([self.X, x])
+        self.X = self._rows["X"].append(x[0])
+        self._y_raw = self._rows["y"].append(y)
+        self.counts = self._rows["counts"].append(1.0)
+        self._scatter = self._rows["scatter"].append(0.0)
         self._pairwise = None
-        self._y_raw = np.append(self._y_raw, float(y))
-        self.counts = np.append(self.counts, 1.0)
-        self._scatter = np.append(self._scatter, 0.0)
-        self._moments += [1.0, float(y), float(y) ** 2]
+        self._moments += [1.0, y, y**2]
         self._update_transform()
         if delta2 <= 0:  # x duplicates an input and there is no noise: refactorize with jitter
             self._factorize()

@@ -139,6 +139,24 @@ def test_bad_input_errors_name_the_parameter():
         GaussianProcess(SquaredExponential(1.0)).predict(X)
 
 
+def test_adding_observations_leaves_the_callers_arrays_alone():
+    X_fit, Y_fit = X[:5].copy(), Y[:5].copy()
+    gp = GaussianProcess(SquaredExponential(0.5), 1e-4).fit(X_fit, Y_fit)
+    for x, y in zip(X[5:], Y[5:]):  # past the first reallocation of the row buffers (room for 12)
+        gp.add_observation(x, y)
+    np.testing.assert_array_equal(X_fit, X[:5])
+    np.testing.assert_array_equal(Y_fit, Y[:5])
+    np.testing.assert_array_equal(gp.X, X)
+    np.testing.assert_array_equal(gp._y_raw, Y)
+
+
+def test_add_observation_after_replacing_the_kernel_asks_for_a_fit():
+    gp = GaussianProcess(SquaredExponential(0.5), 1e-4).fit(X[:10], Y[:10])
+    gp.kernel = SquaredExponential(0.3)
+    with pytest.raises(RuntimeError, match="call fit"):
+        gp.add_observation(X[10], Y[10])
+
+
 def test_adding_a_duplicate_noise_free_point_refactorizes_instead_of_crashing():
     gp = GaussianProcess(SquaredExponential(0.5), noise_variance=0.0).fit(X[:10], Y[:10])
     gp.add_observation(X[3], Y[3])

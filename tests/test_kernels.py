@@ -67,6 +67,16 @@ def test_gram_from_pairwise_equals_the_kernel_matrix_and_contracts_its_gradient(
     np.testing.assert_allclose(contract(W), np.einsum("ij,ijk->k", W, dK), rtol=1e-10, atol=1e-12)
 
 
+@pytest.mark.parametrize("kernel", ALL_KERNELS, ids=[repr(k) for k in ALL_KERNELS])
+def test_column_of_growing_inputs_equals_the_kernel_bit_for_bit(kernel):
+    # Past the first reallocation of the buffers (12 rows, room for 26), with points near the origin and far.
+    inputs = kernel.growing_inputs(X)
+    grown = X
+    for x in np.vstack([Y, Y + 1e3, RNG.random((12, 3))]):
+        np.testing.assert_array_equal(kernel.column(inputs, x), kernel(grown, x[None, :])[:, 0], strict=True)
+        grown = np.vstack([grown, x])
+
+
 @pytest.mark.parametrize("kernel", ALL_KERNELS[:2], ids=[repr(k) for k in ALL_KERNELS[:2]])
 def test_fixed_hyperparameters_leave_the_gradient_contraction(kernel):
     fixed = type(kernel)(kernel.lengthscale, kernel.variance, variance_bounds="fixed")

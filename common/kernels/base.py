@@ -9,6 +9,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from common.growing import GrowingArray
+
 
 @dataclass(frozen=True)
 class Hyperparameter:
@@ -114,6 +116,24 @@ class Kernel:
             return self(pairwise)
         K, dK = self(pairwise, eval_gradient=True)
         return K, lambda W: np.einsum("ij,ijk->k", W, dK)
+
+    # -- a growing input set at fixed hyperparameters (one observation at a time) --------
+    def growing_inputs(self, X):
+        """What :meth:`column` needs of X, kept as X grows by one row at a time.
+
+        Kernels that can reuse something of X across new points (stationary
+        kernels: the scaled inputs and their squared norms) override this; by
+        default it is X itself, in a :class:`~common.growing.GrowingArray`.
+        """
+        return GrowingArray(as_2d("X", X))
+
+    def column(self, inputs, x):
+        """k(X, x) of shape (n,) for the X held by ``inputs`` (from :meth:`growing_inputs`);
+        then x is appended to ``inputs``. The same numbers as ``self(X, x[None])[:, 0]``."""
+        x = np.asarray(x, dtype=float).reshape(1, -1)
+        k = self(inputs.filled, x)[:, 0]
+        inputs.append(x[0])
+        return k
 
     @property
     def n_dims(self):

@@ -7,6 +7,7 @@ g(r) = E_w[cos(w^T (x - x'))], used by random Fourier features).
 """
 import numpy as np
 
+from common.growing import GrowingArray
 from common.kernels.base import Hyperparameter, Kernel, as_2d, check_bounds, check_positive
 
 # Where a cheap expanded form (r^2 = |x|^2 + |y|^2 - 2 x.y here, E[y^2] - E[y]^2 in the GP's standardize)
@@ -120,7 +121,12 @@ class StationaryKernel(Kernel):
 
     def _squared_distances(self, X, Y):
         Xs, Ys = X / self.lengthscale, Y / self.lengthscale
-        norms = (Xs**2).sum(1)[:, None] + (Ys**2).sum(1)[None, :]
+        return self._scaled_squared_distances(Xs, (Xs**2).sum(1), Ys, (Ys**2).sum(1))
+
+    @staticmethod
+    def _scaled_squared_distances(Xs, X_norms, Ys, Y_norms):
+        """r^2 from scaled inputs and their squared norms |x / l|^2 (see :meth:`squared_distances`)."""
+        norms = X_norms[:, None] + Y_norms[None, :]
         r2 = norms - 2.0 * Xs @ Ys.T
         rows, columns = np.nonzero(r2 < CANCELLATION_RATIO * norms)
         if rows.size:
@@ -156,6 +162,22 @@ class StationaryKernel(Kernel):
 
     def diag(self, X):
         return np.full(as_2d("X", X).shape[0], self.variance)
+
+    def growing_inputs(self, X):
+        """The scaled inputs X / l and their squared norms: the x-free part of r^2(X, x)."""
+        X = as_2d("X", X)
+        self._check_dim(X)
+        scaled = X / self.lengthscale
+        return GrowingArray(scaled), GrowingArray((scaled**2).sum(1))
+
+    def column(self, inputs, x):
+        scaled_rows, squared_norms = inputs
+        scaled = np.asarray(x, dtype=float).reshape(1, -1) / self.lengthscale
+        squared_norm = (scaled**2).sum(1)
+        r2 = self._scaled_squared_distances(scaled_rows.filled, squared_norms.filled, scaled, squared_norm)
+        scaled_rows.append(scaled[0])
+        squared_norms.append(squared_norm[0])
+        return self.variance * self.profile(r2)[:, 0]
 
     def pairwise(self, X):
         """Squared coordinate differences (X[i, k] - X[j, k])^2, shape (n, n, d), or their sum over k
