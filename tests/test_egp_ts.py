@@ -204,3 +204,11 @@ def test_slice_sampling_is_exact_near_the_edge_of_the_box_with_a_wide_interval()
         x, _ = slice_sample(lambda v: np.log(density(v[0])), x, [0.0], [1.0], rng, widths=[0.7])
         below += x[0] < 0.1
     assert below / 30_000 == pytest.approx(exact, abs=0.05)  # the clipped interval gave 0.17 against 0.35
+
+
+@pytest.mark.parametrize("warm_start", [True, False])
+def test_gp_ts_refits_from_its_last_fit_only_with_warm_start(warm_start):
+    from common.methods.egp_ts import GPTS
+    method = GPTS(KERNELS[1], BOX, n_features=30, n_candidates=100, n_restarts=1, warm_start=warm_start)
+    _run(method, n_iterations=2)
+    assert (method.kernel is KERNELS[1]) == (not warm_start)

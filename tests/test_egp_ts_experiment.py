@@ -106,3 +106,23 @@ def test_claims_below_the_paper_scale_are_not_run():
     quick = {**experiment.SCALES["quick"], "scale": "quick"}
     verdicts = egp_claims.judge(_table(FIG1), quick).set_index("id")["verdict"]
     assert verdicts["fig1-egp-beats-gp-ts-Ackley-5d"] == "not run at this scale"
+
+
+def test_the_hyperparameter_ablation_repeats_synthetic_runs_changing_only_the_fitting_settings():
+    grid = experiment.make_grid(PAPER_PARAMS)
+    synthetic = [{**c, "experiment": None} for c in grid if c["experiment"] == "synthetic"]
+    ablation = [c for c in grid if c["experiment"] == "hyperparameter_ablation"]
+    assert len(ablation) == 4 * len(experiment.ABLATION_METHODS) * PAPER_PARAMS["hyperparameter_ablation_seeds"]
+    for config in ablation:
+        assert config["hyperparameters"] == "sklearn defaults"
+        assert {key: value for key, value in config.items() if key != "hyperparameters"} | {"experiment": None} \
+            in synthetic
+
+
+def test_sklearn_defaults_start_every_fit_from_one_in_wide_bounds():
+    built = experiment.make_method(_config(method="GP-TS (Matérn-2.5)", hyperparameters="sklearn defaults"), dim=2)
+    assert not built.warm_start and built.mle_restarts == 0
+    assert (built.initial_noise, built.noise_bounds) == (1.0, (1e-5, 1e5))
+    assert built.kernel.lengthscale[0] == 1.0 and built.kernel.lengthscale_bounds == (1e-5, 1e5)
+    spec = experiment.make_method(_config(method="GP-TS (Matérn-2.5)"), dim=2)
+    assert spec.warm_start and spec.kernel.lengthscale[0] == 0.3 and spec.noise_bounds == (1e-6, 1e-1)

@@ -22,7 +22,9 @@ Method names carry the dictionary of the ensemble methods ("EGP-TS (A)"); the
 single-kernel methods are shared by the figures that show them.
 """
 import numpy as np
+import pandas as pd
 
+from common import stats
 from common.bo import run_bo
 from common.kernels import Matern, SquaredExponential
 from common.methods.egp_ts import EGPEI, EGPTS, EXP3BO, GPTS, BanditBO, FullyBayesianGPTS
@@ -51,9 +53,17 @@ EI_METHODS = ["EGP-EI (A)"] + [f"GP-EI ({k})" for k in SINGLE_KERNELS]
 FNN_METHODS = FIG2_METHODS
 PARALLEL_METHODS = ["EGP-TS (B)", "GP-TS (RBF)", "BanditBO (B)", "EXP3BO (B)", "FB-GP-TS"]
 METHODS = list(dict.fromkeys(FIG1_METHODS + FIG2_METHODS + EI_METHODS))
-# Kernel hyperparameter bounds on the unit cube and standardized y (spec U4), noise variance bounds (U3).
-LENGTHSCALE_BOUNDS, VARIANCE_BOUNDS, NOISE_BOUNDS = (1e-2, 1e2), (1e-2, 1e2), (1e-6, 1e-1)
-INITIAL_LENGTHSCALE = 0.3
+# How the GPs fit their hyperparameters on the unit cube and standardized y: the spec's settings (U3, U4), used by
+# every block, and scikit-learn's defaults (the paper fits with sklearn, App. E), used by the ablation: every kernel
+# hyperparameter from 1 in (1e-5, 1e5), a white-noise term from 1 in (1e-5, 1e5), no restarts, and each fit of a
+# GP-TS from these defaults, as a new regressor starts, rather than from its last fit.
+HYPERPARAMETER_SETTINGS = {
+    "spec": dict(lengthscale=0.3, bounds=(1e-2, 1e2), initial_noise=1e-3, noise_bounds=(1e-6, 1e-1),
+                 mle_restarts=None, warm_start=True),
+    "sklearn defaults": dict(lengthscale=1.0, bounds=(1e-5, 1e5), initial_noise=1.0, noise_bounds=(1e-5, 1e5),
+                             mle_restarts=0, warm_start=False),
+}
+ABLATION_METHODS = ["EGP-TS (A)"] + [f"GP-TS ({k})" for k in SINGLE_KERNELS]
 DICTIONARY_B_EXPONENTS = range(-4, 7)
 
 _PAPER = dict(
@@ -61,7 +71,7 @@ _PAPER = dict(
     robot_problems=list(ROBOT), robot_methods=METHODS, robot_seeds=10, robot_T=100,
     fnn_datasets=list(FNN), fnn_methods=FNN_METHODS, fnn_seeds=10, fnn_T=30, fnn_training_runs=3,
     parallel_batch_sizes=[2, 5, 10], parallel_methods=PARALLEL_METHODS, parallel_seeds=10, parallel_T=100,
-    n_features=50, refit_every=50, n_candidates=1000, n_restarts=3,
+    n_features=50, refit_every=50, n_candidates=1000, n_restarts=3, hyperparameter_ablation_seeds=10,
 )
 SCALES = {
     "smoke": {**_PAPER, "synthetic_problems": ["Ackley-5d"], "synthetic_methods": ["EGP-TS (A)", "GP-TS (RBF)",
@@ -70,12 +80,12 @@ SCALES = {
               "robot_methods": ["EGP-TS (A)"], "robot_seeds": 1, "robot_T": 3, "fnn_datasets": ["Iris"],
               "fnn_methods": ["EGP-TS (B)"], "fnn_seeds": 1, "fnn_T": 2, "fnn_training_runs": 1,
               "parallel_batch_sizes": [2], "parallel_methods": ["EGP-TS (B)"], "parallel_seeds": 1, "parallel_T": 4,
-              "n_candidates": 100, "n_restarts": 1},
+              "n_candidates": 100, "n_restarts": 1, "hyperparameter_ablation_seeds": 1},
     "quick": {**_PAPER, "synthetic_problems": ["Ackley-5d", "Drop-wave"], "synthetic_seeds": 3, "synthetic_T": 30,
               "robot_problems": ["Robot pushing 3D"], "robot_seeds": 2, "robot_T": 20, "fnn_datasets": ["Iris"],
               "fnn_methods": ["EGP-TS (B)", "GP-TS (RBF)"], "fnn_seeds": 1, "fnn_T": 8, "fnn_training_runs": 1,
               "parallel_batch_sizes": [5], "parallel_methods": ["EGP-TS (B)", "GP-TS (RBF)"], "parallel_seeds": 1,
-              "parallel_T": 20, "n_candidates": 300, "n_restarts": 2},
+              "parallel_T": 20, "n_candidates": 300, "n_restarts": 2, "hyperparameter_ablation_seeds": 2},
     "paper": _PAPER,
 }
 PUBLISHED = {"scale": "quick"}
@@ -87,6 +97,7 @@ ALLOWED = {
     "parallel_batch_sizes": list(range(1, 51)), "parallel_methods": PARALLEL_METHODS,
     "parallel_seeds": range(0, 101), "parallel_T": range(1, 1001), "n_features": range(1, 2001),
     "refit_every": range(1, 1001), "n_candidates": range(1, 100_001), "n_restarts": range(0, 51),
+    "hyperparameter_ablation_seeds": range(0, 101),
 }
 CELL_FIELDS = ("experiment", "problem", "method", "batch_size")
 
@@ -103,29 +114,34 @@ def make_grid(params):
                 {"training_runs": params["fnn_training_runs"]}) for dataset in params["fnn_datasets"]]
     blocks += [("parallel", "Ackley-5d", params["parallel_methods"], params["parallel_seeds"], params["parallel_T"],
                 {"batch_size": K}) for K in params["parallel_batch_sizes"]]
+    blocks += [("hyperparameter_ablation", problem, [m for m in ABLATION_METHODS if m in params["synthetic_methods"]],
+                min(params["hyperparameter_ablation_seeds"], params["synthetic_seeds"]), params["synthetic_T"],
+                {"hyperparameters": "sklearn defaults"}) for problem in params["synthetic_problems"]]
     return [{**shared, "experiment": experiment, "problem": problem, "method": method, "seed": seed, "T": T, **extra}
             for experiment, problem, methods, n_seeds, T, extra in blocks for method in methods
             for seed in range(n_seeds)]
 
 
-def kernel_of(name, dim):
-    """One kernel of dictionary A by name, at the spec's starting hyperparameters (U4)."""
-    bounds = dict(lengthscale_bounds=LENGTHSCALE_BOUNDS, variance_bounds=VARIANCE_BOUNDS)
+def kernel_of(name, dim, settings="spec"):
+    """One kernel of dictionary A by name, at the starting hyperparameters of ``settings`` (spec U4 by default)."""
+    chosen = HYPERPARAMETER_SETTINGS[settings]
+    start, bounds = chosen["lengthscale"], dict(lengthscale_bounds=chosen["bounds"], variance_bounds=chosen["bounds"])
     if name == "RBF":
-        return SquaredExponential(INITIAL_LENGTHSCALE, **bounds)
+        return SquaredExponential(start, **bounds)
     if name == "RBF-ARD":
-        return SquaredExponential(np.full(dim, INITIAL_LENGTHSCALE), **bounds)
+        return SquaredExponential(np.full(dim, start), **bounds)
     if name == "Matérn-5/2-ARD":
-        return Matern(2.5, np.full(dim, INITIAL_LENGTHSCALE), **bounds)
+        return Matern(2.5, np.full(dim, start), **bounds)
     nu = {"Matérn-1.5": 1.5, "Matérn-2.5": 2.5}[name]
-    return Matern(nu, INITIAL_LENGTHSCALE, **bounds)
+    return Matern(nu, start, **bounds)
 
 
-def dictionary(label, dim):
+def dictionary(label, dim, settings="spec"):
     """Dictionary A (the four kernel forms) or B (11 RBF kernels, lengthscales 10^c fixed, amplitude fitted)."""
     if label == "A":
-        return [kernel_of(name, dim) for name in SINGLE_KERNELS]
-    return [SquaredExponential(10.0 ** c, lengthscale_bounds="fixed", variance_bounds=VARIANCE_BOUNDS)
+        return [kernel_of(name, dim, settings) for name in SINGLE_KERNELS]
+    return [SquaredExponential(10.0 ** c, lengthscale_bounds="fixed",
+                               variance_bounds=HYPERPARAMETER_SETTINGS[settings]["bounds"])
             for c in DICTIONARY_B_EXPONENTS]
 
 
@@ -133,32 +149,36 @@ def make_method(config, dim):
     """The method of a run, on the unit cube (its points are mapped to the box by the run)."""
     unit = np.tile([0.0, 1.0], (dim, 1))
     name = config["method"]
+    settings = config.get("hyperparameters", "spec")
+    chosen = HYPERPARAMETER_SETTINGS[settings]
     options = dict(n_features=config["n_features"], n_candidates=config["n_candidates"],
-                   n_restarts=config["n_restarts"], noise_bounds=NOISE_BOUNDS,
-                   batch_size=config.get("batch_size", 1))
+                   n_restarts=config["n_restarts"], noise_bounds=chosen["noise_bounds"],
+                   initial_noise=chosen["initial_noise"], batch_size=config.get("batch_size", 1))
+    if chosen["mle_restarts"] is not None:
+        options["mle_restarts"] = chosen["mle_restarts"]
     base, _, label = name.partition(" (")
     label = label.rstrip(")")
     if base == "EGP-TS":
-        return EGPTS(dictionary(label, dim), unit, refit_every=config["refit_every"], name=name, **options)
+        return EGPTS(dictionary(label, dim, settings), unit, refit_every=config["refit_every"], name=name, **options)
     if base == "GP-TS":
-        return GPTS(kernel_of(label, dim), unit, name=name, **options)
+        return GPTS(kernel_of(label, dim, settings), unit, warm_start=chosen["warm_start"], name=name, **options)
     if base == "BanditBO":
-        return BanditBO(dictionary(label, dim), unit, name=name, **options)
+        return BanditBO(dictionary(label, dim, settings), unit, name=name, **options)
     if base == "EXP3BO":
-        return EXP3BO(dictionary(label, dim), unit, horizon=config["T"], name=name, **options)
+        return EXP3BO(dictionary(label, dim, settings), unit, horizon=config["T"], name=name, **options)
     if base == "FB-GP-TS":
         return FullyBayesianGPTS(unit, name=name, **options)
     if base == "EGP-EI":
-        return EGPEI(dictionary(label, dim), unit, name=name, **options)
+        return EGPEI(dictionary(label, dim, settings), unit, name=name, **options)
     if base == "GP-EI":
-        return EGPEI([kernel_of(label or "Matérn-5/2-ARD", dim)], unit, name=name, **options)
+        return EGPEI([kernel_of(label or "Matérn-5/2-ARD", dim, settings)], unit, name=name, **options)
     raise ValueError(f"unknown method {name!r}; allowed: {METHODS}")
 
 
 def make_problem(config):
     """``(objective on the box, box, optimal value or None)`` of a run; the robot's goal is the repetition's."""
     experiment, problem = config["experiment"], config["problem"]
-    if experiment in ("synthetic", "parallel"):
+    if experiment in ("synthetic", "parallel", "hyperparameter_ablation"):
         function = SYNTHETIC[problem]()
         return function, function.bounds, function.optimal_value
     if experiment == "robot":
@@ -196,3 +216,45 @@ def run(config, iterations=None):
     if getattr(method, "weight_history", None):
         result["weights"] = np.array(method.weight_history)
     return result
+
+
+def hyperparameter_ablation(table):
+    """The fitting settings varied: scikit-learn's defaults against the spec's, on the ablation's seeds.
+
+    Returns two DataFrames (or ``(None, None)`` without ablation runs), both on
+    the final simple regret, paired by seed (lower is better):
+
+    * ``versus``: per function and single-kernel rival, EGP-TS (A) against the
+      rival under each setting (wins/ties/losses of EGP-TS, Wilcoxon p, outcome);
+    * ``change``: per function and method, the mean under each setting and the
+      sklearn-defaults run against the spec's run of the same seed.
+    """
+    finals = table.loc[table.groupby("run_key")["eval"].idxmax()]
+    ablation = finals[finals["experiment"] == "hyperparameter_ablation"]
+    if ablation.empty:
+        return None, None
+    main = finals[(finals["experiment"] == "synthetic") & finals["seed"].isin(set(ablation["seed"]))]
+    runs_of = {"spec": main, "sklearn defaults": ablation}
+
+    def per_seed(setting, problem, method):
+        runs = runs_of[setting]
+        return runs[(runs["problem"] == problem) & (runs["method"] == method)].set_index("seed")["simple_regret"]
+
+    def described(comparison):
+        return stats.brief(comparison) if comparison is not None else "not run"
+
+    versus, change = [], []
+    for problem in dict.fromkeys(ablation["problem"]):
+        for rival in ABLATION_METHODS[1:]:
+            row = {"problem": problem, "rival": rival}
+            for setting in runs_of:
+                row[f"EGP-TS (A) vs rival, {setting}"] = described(stats.paired_by_seed(
+                    per_seed(setting, problem, "EGP-TS (A)"), per_seed(setting, problem, rival),
+                    higher_is_better=False))
+            versus.append(row)
+        for method in ABLATION_METHODS:
+            spec, defaults = per_seed("spec", problem, method), per_seed("sklearn defaults", problem, method)
+            change.append({"problem": problem, "method": method, "seeds": len(defaults), "spec": spec.mean(),
+                           "sklearn defaults": defaults.mean(), "sklearn defaults vs spec": described(
+                               stats.paired_by_seed(defaults, spec, higher_is_better=False))})
+    return pd.DataFrame(versus), pd.DataFrame(change)

@@ -95,10 +95,12 @@ class _RandomFeatureThompson:
 
     Every model of these methods works on the unit cube of the box (spec U9) and on
     y standardized with the mean and std of the observations it is fitted to.
+    Every GP fits its noise variance by ML in ``noise_bounds``, starting from
+    ``initial_noise`` (spec U3).
     """
 
-    def __init__(self, bounds, *, n_features=50, batch_size=1, noise_bounds=(1e-6, 1.0), n_candidates=1000,
-                 n_restarts=5, mle_restarts=0, name=""):
+    def __init__(self, bounds, *, n_features=50, batch_size=1, noise_bounds=(1e-6, 1.0), initial_noise=INITIAL_NOISE,
+                 n_candidates=1000, n_restarts=5, mle_restarts=0, name=""):
         self.bounds = np.asarray(bounds, dtype=float)
         if self.bounds.ndim != 2 or self.bounds.shape[1] != 2 or np.any(self.bounds[:, 0] >= self.bounds[:, 1]):
             raise ValueError(f"bounds must have shape (d, 2) with lower < upper; got {self.bounds.tolist()}.")
@@ -108,7 +110,7 @@ class _RandomFeatureThompson:
             if int(value) != value or value < low:
                 raise ValueError(f"{label} must be an integer >= {low}; got {value!r}.")
         self.n_features, self.batch_size = int(n_features), int(batch_size)
-        self.noise_bounds = noise_bounds
+        self.noise_bounds, self.initial_noise = noise_bounds, float(initial_noise)
         self.n_candidates, self.n_restarts, self.mle_restarts = int(n_candidates), int(n_restarts), int(mle_restarts)
         self.name = name
         self.likelihood_failures = 0
@@ -190,7 +192,7 @@ class EGPTS(_RandomFeatureThompson):
         z = (y - self.y_mean) / self.y_scale
         members = []
         for kernel in self.kernels:
-            gp = self._fit_gp(kernel, INITIAL_NOISE, U, z, rng, self.mle_restarts)
+            gp = self._fit_gp(kernel, self.initial_noise, U, z, rng, self.mle_restarts)
             members.append(BayesianLinearRegression(RandomFourierFeatures(gp.kernel, self.n_features, U.shape[1],
                                                                           rng), gp.noise_variance))
         self.ensemble = EnsembleRFGP(members, floor=self.floor).fit(U, z)
@@ -216,18 +218,21 @@ class GPTS(_RandomFeatureThompson):
     """GP-TS with one preselected kernel (spec 2.6 item 1): EGP-TS with M = 1, refitted every iteration.
 
     Each proposal refits the kernel's hyperparameters and noise by ML (warm
-    started from the last fit, spec U4), redraws the random features, computes
-    the posterior by eq. 17 and maximizes ``batch_size`` independent draws.
+    started from the last fit, spec U4, or from ``kernel`` every time with
+    ``warm_start=False``, as a new scikit-learn regressor would), redraws the
+    random features, computes the posterior by eq. 17 and maximizes
+    ``batch_size`` independent draws.
     """
 
-    def __init__(self, kernel, bounds, *, name="GP-TS", **options):
+    def __init__(self, kernel, bounds, *, warm_start=True, name="GP-TS", **options):
         super().__init__(bounds, name=name, **options)
-        self.kernel, self.noise_variance = kernel, INITIAL_NOISE
+        self.kernel, self.noise_variance, self.warm_start = kernel, self.initial_noise, warm_start
 
     def propose(self, X, y, iteration, rng):
         U, z = self._unit(X), _standardized(y)
         gp = self._fit_gp(self.kernel, self.noise_variance, U, z, rng, self.mle_restarts)
-        self.kernel, self.noise_variance = gp.kernel, gp.noise_variance
+        if self.warm_start:
+            self.kernel, self.noise_variance = gp.kernel, gp.noise_variance
         member = self._member(gp, U, z, rng)
         return np.array([self._to_box(self._argmax(member.sample_function(rng), rng)[0])
                          for _ in range(self.batch_size)])
@@ -240,7 +245,7 @@ class _KernelArms(_RandomFeatureThompson):
         super().__init__(bounds, **options)
         if not kernels:
             raise ValueError("kernels must be a non-empty list (the dictionary).")
-        self.kernels, self.noise_variances = list(kernels), [INITIAL_NOISE] * len(kernels)
+        self.kernels, self.noise_variances = list(kernels), [self.initial_noise] * len(kernels)
         self.history = []
 
     def _fit_arm(self, arm, U, z, rng):
@@ -452,7 +457,7 @@ class EGPEI(_RandomFeatureThompson):
         if self.batch_size != 1:
             raise ValueError(f"batch_size must be 1 for {name}: EI proposes one point per round; got "
                              f"{self.batch_size}.")
-        self.kernels, self.noise_variances = list(kernels), [INITIAL_NOISE] * len(kernels)
+        self.kernels, self.noise_variances = list(kernels), [self.initial_noise] * len(kernels)
         self.floor = floor if len(kernels) > 1 else 0.0
         self.history, self.weights, self.weight_history = [], None, []
 
