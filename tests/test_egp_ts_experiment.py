@@ -126,3 +126,16 @@ def test_sklearn_defaults_start_every_fit_from_one_in_wide_bounds():
     assert built.kernel.lengthscale[0] == 1.0 and built.kernel.lengthscale_bounds == (1e-5, 1e5)
     spec = experiment.make_method(_config(method="GP-TS (Matérn-2.5)"), dim=2)
     assert spec.warm_start and spec.kernel.lengthscale[0] == 0.3 and spec.noise_bounds == (1e-6, 1e-1)
+
+
+def test_runs_much_faster_is_judged_on_the_quiet_record_seed_by_seed(tmp_path, monkeypatch):
+    record = tmp_path / "egp_ts_timing.csv"
+    monkeypatch.setattr(egp_claims, "TIMING_RECORD", record)
+    measure = egp_claims.faster_measure("Robot pushing 3D", "EGP-TS (B)", "FB-GP-TS")
+    assert measure(None, PAPER_PARAMS, {}).score is None  # no record: not judged
+    seeds = np.arange(10)
+    pd.DataFrame({"problem": "Robot pushing 3D", "method": ["EGP-TS (B)"] * 10 + ["FB-GP-TS"] * 10,
+                  "seed": np.concatenate([seeds, seeds]),
+                  "cpu_seconds": np.concatenate([1.0 + 0.01 * seeds, 3.0 + 0.01 * seeds])}).to_csv(record, index=False)
+    assert measure(None, PAPER_PARAMS, {}).score == 1
+    assert egp_claims.faster_measure("Robot pushing 3D", "FB-GP-TS", "EGP-TS (B)")(None, PAPER_PARAMS, {}).score == -1
