@@ -60,7 +60,8 @@ def main():
         table = table.droplevel("problem")
         print(f"\n{task}, {args.seeds} seeds (CPU seconds of a whole run)")
         print(table.to_string(float_format=lambda value: f"{value:.3g}"))
-        print(f"FB-GP-TS / EGP-TS (B), medians: {table.loc['FB-GP-TS', 'median'] / table.loc['EGP-TS (B)', 'median']:.2f}x")
+        ratio = table.loc["FB-GP-TS", "median"] / table.loc["EGP-TS (B)", "median"]
+        print(f"FB-GP-TS / EGP-TS (B), medians: {ratio:.2f}x")
 
 
 if __name__ == "__main__":

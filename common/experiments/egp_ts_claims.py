@@ -293,7 +293,8 @@ def claim_specs():
                       partly_at=claims.partly_threshold(len(FIG2_RIVALS)), **robot),
             ClaimSpec(f"fig3b-faster-than-fb-{task}", "Fig. 3(b)",
                       "EGP-TS not only outperforms fully Bayesian GP-TS in simple regret, but also runs much more "
-                      "faster", "App. E", f"CPU seconds of a whole run on {task}, EGP-TS (B) against FB-GP-TS, seed by seed, "
+                      "faster", "App. E",
+                      f"CPU seconds of a whole run on {task}, EGP-TS (B) against FB-GP-TS, seed by seed, "
                       "timed quietly (benchmarks/bench_egp_ts.py)",
                       "1 if significantly fewer, -1 if more, else 0",
                       faster_measure(task, "EGP-TS (B)", "FB-GP-TS"), **robot),
