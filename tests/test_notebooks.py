@@ -6,7 +6,8 @@
   folders), as a fresh clone would.
 * A spot-check recomputes one committed run of every cell of every notebook
   (every distinct value of the experiment module's ``CELL_FIELDS``: experiment,
-  problem, method and its settings) from ``data/results/<key>/``, as a prefix of
+  problem, method and its settings; ``SPOT_CHECK_CELL_FIELDS`` coarser for an
+  experiment whose runs are all expensive) from ``data/results/<key>/``, as a prefix of
   ``SPOT_CHECK_ITERATIONS`` BO iterations (``run(config, iterations=...)``), and
   compares every stored number of that prefix bit for bit, wall times excepted.
   A run stored by another ``CODE_VERSION`` fails it: recompute the stale runs.
@@ -51,11 +52,17 @@ def test_notebook_runs_at_smoke_scale_on_an_empty_cache(key, tmp_path, monkeypat
 
 
 def _cells(module, runs):
-    """One stored run per cell: the cheapest (then first by key), so the check stays within seconds."""
+    """One stored run per cell: the cheapest (then first by key), so the check stays within seconds.
+
+    A module's ``SPOT_CHECK_CELL_FIELDS`` can name coarser cells for an experiment whose
+    every run is expensive (e.g. egp_ts's FNN tuning: one run per data set, not per method).
+    """
     fields = getattr(module, "CELL_FIELDS", DEFAULT_CELL_FIELDS)
+    coarser = getattr(module, "SPOT_CHECK_CELL_FIELDS", {})
     cells = {}
     for run in sorted(runs, key=lambda run: (run.cost_seconds, run.key)):
-        cells.setdefault(tuple(json.dumps(run.config.get(name)) for name in fields), run)
+        names = coarser.get(run.config.get("experiment"), fields)
+        cells.setdefault(tuple((name, json.dumps(run.config.get(name))) for name in names), run)
     return list(cells.values())
 
 
