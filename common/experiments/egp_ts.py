@@ -88,10 +88,7 @@ SCALES = {
               "parallel_T": 20, "n_candidates": 300, "n_restarts": 2, "hyperparameter_ablation_seeds": 2},
     "paper": _PAPER,
 }
-# The paper's scale except Fig. 4, whose paper-scale FNN runs (about 4 CPU-hours) are still computing: until they
-# are cached, that block shows the quick scale's small run.
-PUBLISHED = {"scale": "paper", **{name: SCALES["quick"][name] for name in
-                                  ("fnn_datasets", "fnn_methods", "fnn_seeds", "fnn_T", "fnn_training_runs")}}
+PUBLISHED = {"scale": "paper"}
 ALLOWED = {
     "synthetic_problems": list(SYNTHETIC), "synthetic_methods": METHODS, "synthetic_seeds": range(0, 101),
     "synthetic_T": range(1, 1001), "robot_problems": list(ROBOT), "robot_methods": METHODS,
