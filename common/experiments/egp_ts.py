@@ -180,11 +180,11 @@ def make_method(config, dim):
 
 def make_problem(config):
     """``(objective on the box, box, optimal value or None)`` of a run; the robot's goal is the repetition's."""
-    experiment, problem = config["experiment"], config["problem"]
-    if experiment in ("synthetic", "parallel", "hyperparameter_ablation"):
+    problem = config["problem"]
+    if problem in SYNTHETIC:
         function = SYNTHETIC[problem]()
         return function, function.bounds, function.optimal_value
-    if experiment == "robot":
+    if problem in ROBOT:
         from common.problems.robot_push import RobotPush
         goal = RobotPush.random_goal(make_rng(PAPER, problem, config["seed"], "goal"))
         pushes = RobotPush(ROBOT[problem], goal=goal)
