@@ -25,7 +25,8 @@ def runs(block_name, effect=lambda problem, acquisition, tau0: 0.0, *, horizon=1
     ``effect(problem, acquisition, tau0)`` shifts BO-PP from its BO baseline in
     the better direction (0: identical to BO, negative: worse); ``final(problem,
     acquisition, tau0, seed)`` sets a run's value outright. One initial point,
-    ``horizon`` iterations, each run's value constant over its iterations.
+    ``horizon`` iterations, each run's value constant over its iterations (as its
+    best f so far, which every run records, and as its regret in the synthetic block).
     """
     block = bo_pp_claims.BLOCKS[block_name]
     sign = 1 if block.higher_is_better else -1
@@ -43,7 +44,8 @@ def runs(block_name, effect=lambda problem, acquisition, tau0: 0.0, *, horizon=1
                         rows.append({"experiment": block.experiment, "problem": problem,
                                      "acquisition": acquisition, "tau0": tau0, "seed": seed,
                                      "run_key": f"{block_name}-{problem}-{acquisition}-{tau0}-{seed}",
-                                     "eval": evaluation, "iteration": evaluation, block.column: value})
+                                     "eval": evaluation, "iteration": evaluation, "best_so_far": value,
+                                     block.column: value})
     return pd.DataFrame(rows)
 
 
@@ -221,3 +223,19 @@ def test_final_values_take_the_last_evaluation_of_each_run():
     table = runs("synthetic", horizon=3)
     table.loc[table["eval"] == 3, "regret"] = -1.0
     assert np.all(bo_pp_claims.final_values(table, "synthetic")["value"] == -1.0)
+
+
+def test_findings_count_the_cells_where_bo_pp_is_better():
+    table = runs("synthetic", better_where(lambda problem, acquisition, tau0: problem == "Dropwave"
+                                           and acquisition == "PI"))
+    text = bo_pp_claims.findings(table, PAPER_PARAMS, bo_pp_claims.judge(table, PAPER_PARAMS))
+    assert "than its BO baseline in 3 (Dropwave PI-PP01 (20 wins of 20)," in text
+    assert "PI-PP in 3 of 12, EI-PP in 0 of 12" in text and "significantly worse in 0." in text
+
+
+def test_findings_leave_out_a_block_below_the_paper_scale():
+    params = {**PAPER_PARAMS, "real_world_seeds": 2}
+    table = pd.concat([runs("synthetic"), runs("real_world")])
+    text = bo_pp_claims.findings(table, params, bo_pp_claims.judge(table, params))
+    assert "not judged until their paper-scale runs are cached: real-world (2 seeds, T = 100)" in text
+    assert "real-world block" not in text and "synthetic block" in text

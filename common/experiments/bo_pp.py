@@ -254,6 +254,38 @@ def _paired_cell(ours, baseline, higher_is_better=False):
             "outcome": comparison.outcome}
 
 
+def output_scaling_table(finals, paper_numbers):
+    """Plain BO's final S_T with raw and with standardized y, per (function, acquisition), beside the paper's mean.
+
+    The raw-y column is the main synthetic block on the ablation's seeds. Columns:
+    ``mean (<transform>)``, ``exact_zero (<transform>)`` (runs at S_T <= 1e-12),
+    ``runs (<transform>)`` and ``paper_mean``; None without ablation runs.
+    """
+    ablation = finals[finals["experiment"] == "y_ablation"]
+    if ablation.empty:
+        return None
+    same = finals[(finals["experiment"] == "synthetic") & (finals["tau0"] == 0)
+                  & finals["seed"].isin(ablation["seed"]) & finals["problem"].isin(ablation["problem"])]
+    scaling = pd.concat([same, ablation]).groupby(["problem", "acquisition", "y_transform"])["value"].agg(
+        mean="mean", exact_zero=lambda v: int(np.sum(v <= 1e-12)), runs="size").unstack("y_transform")
+    scaling.columns = [f"{statistic} ({transform})" for statistic, transform in scaling.columns]
+    scaling["paper_mean"] = [claims.paper_number(paper_numbers, "table1", problem=problem, method=acquisition).value
+                             for problem, acquisition in scaling.index]
+    return scaling.reset_index()
+
+
+def move_against_gap(table, value_columns, ours_column, paper_column="paper"):
+    """How far an ablation moves each cell's mean, against the gap of our mean to the paper's.
+
+    Returns
+    -------
+    move, gap : pandas.Series
+        Per row: the range of ``value_columns`` and ``|ours - paper|``.
+    """
+    move = (table[value_columns].max(axis=1) - table[value_columns].min(axis=1)).abs()
+    return move, (table[ours_column] - table[paper_column]).abs()
+
+
 def direct_budget_table(finals, paper_numbers, main_budget):
     """Plain BO's final S_T at each DIRECT budget, per (function, acquisition), beside the paper's mean.
 

@@ -30,6 +30,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 
 from common import claims, stats
 from common.claims import ClaimSpec, Evidence, Ran
@@ -577,3 +578,164 @@ def specs():
 def judge(table, params):
     """The verdict table of :func:`specs` on the runs, each block at the scale it ran at."""
     return claims.judge(specs(), table, params, ran=what_ran(params))
+
+
+# --------------------------------------------------------------------------- what the numbers show
+CENTRED_OPTIMUM = ("Dropwave", "Griewank", "Rastrigin")   # optimum at the exact centre of the usual box
+ZERO_REGRET = 1e-12
+
+
+def _better_and_worse(comparisons):
+    """The labels of the significantly better and worse cells, and "in 2 (A (15 wins of 20), ...) ... worse in 0"."""
+    better = [label for label, found in comparisons.items() if stats.is_better(found)]
+    worse = [label for label, found in comparisons.items() if not stats.is_no_worse(found)]
+
+    def listed(labels):
+        return " (" + ", ".join(f"{label} ({comparisons[label].wins} wins of {comparisons[label].n})"
+                                for label in labels) + ")" if labels else ""
+
+    return better, f"in {len(better)}{listed(better)} and significantly worse in {len(worse)}{listed(worse)}"
+
+
+def _pp_against_bo(table, block_name, problems, verdicts, suffix):
+    """One bullet: BO-PP against BO over a block's cells, per acquisition, with the verdicts it bears on."""
+    cells = [cell for cell in _cells(block_name, experiment.ACQUISITIONS, PP_TAU0S) if cell[0] in problems]
+    comparisons = {label: found for label, found in compare_cells(table, block_name, cells).items() if found}
+    better, counted = _better_and_worse(comparisons)
+
+    def better_count(acquisition, tau0s):
+        labels = [_label(problem, acquisition, tau0) for problem in problems for tau0 in tau0s]
+        return f"{sum(label in better for label in labels)} of {len(labels)}"
+
+    name = "synthetic" if block_name == "synthetic" else "real-world"
+    ids = [f"C{number}-{suffix}" for number in (4, 5, 6, 7)] + [f"C8-{acquisition}-{suffix}"
+                                                                for acquisition in experiment.ACQUISITIONS]
+    return (f"* **BO-PP against BO, {name} block.** Over the {len(comparisons)} (problem, acquisition, τ0) cells, "
+            f"BO-PP is significantly better than its BO baseline {counted}. Better: UCB-PP0001 on "
+            f"{better_count('UCB', [0.0001])} problems, UCB-PP01 and UCB-PP001 in "
+            f"{better_count('UCB', [0.01, 0.001])} cells, PI-PP in {better_count('PI', PP_TAU0S)}, EI-PP in "
+            f"{better_count('EI', PP_TAU0S)}. Verdicts: {_verdicts_of(verdicts, ids)}.")
+
+
+def _verdicts_of(verdicts, ids):
+    rows = verdicts.set_index("id").reindex(ids).dropna(subset=["verdict"])
+    return ", ".join(f"{claim_id} {verdict}" for claim_id, verdict in rows["verdict"].items())
+
+
+def _centre_of_the_box(table):
+    """One bullet: the runs at zero regret on the functions with a centred optimum, and the shifted boxes."""
+    finals = experiment.final_runs(table)
+    usual = finals[(finals["experiment"] == "synthetic") & finals["problem"].isin(CENTRED_OPTIMUM)]
+    if usual.empty:
+        return None
+    at_zero = usual["value"] <= ZERO_REGRET
+    griewank = usual[usual["problem"] == "Griewank"].groupby("method")["value"].agg(
+        lambda values: int(np.sum(values <= ZERO_REGRET)))
+    seeds = usual.groupby("method")["seed"].nunique().max()
+    text = (f"* **The centre of the box.** {int(at_zero.sum())} of {len(usual)} runs on "
+            f"{', '.join(CENTRED_OPTIMUM)} end at exactly zero regret; their optimum is the centre of the box, "
+            f"which DIRECT samples first.")
+    if not griewank.empty:
+        text += (f" On Griewank {griewank.min()}-{griewank.max()} of {seeds} seeds end at zero for every method, so "
+                 f"those seeds tie and cannot separate BO-PP from BO.")
+    shifted = experiment.shifted_box_table(finals)
+    if shifted is not None:
+        pp = shifted[shifted["method"].str.contains("-PP")]
+        outcome = pp["PP vs BO (shifted) outcome"]
+        labels = pp["function"] + " " + pp["method"]
+        better, worse = labels[outcome == "better"].tolist(), labels[outcome == "worse"].tolist()
+        text += (f" On the boxes shifted by `BOX_SHIFT` (§4d), {int(shifted['zeros shifted'].sum())} runs end at "
+                 f"zero, and BO-PP is significantly better than BO in {len(better)} of {len(pp)} cells"
+                 + (f" ({', '.join(better)})" if better else "")
+                 + f" and significantly worse in {len(worse)}" + (f" ({', '.join(worse)})" if worse else "") + ".")
+    return text
+
+
+def _table1_values(table, params, verdicts):
+    """One bullet: the baselines against the paper's Table 1, and how far the two ablations move them."""
+    finals = experiment.final_runs(table)
+    numbers = claims.load_paper_numbers("bo_pp")
+    c2 = next(spec for spec in specs() if spec.id == "C2")
+    within = c2.measure(table, params, c2.limits).reason.split(";")[0]
+    text = (f"* **Table 1's values.** C2 ({verdicts.set_index('id').loc['C2', 'verdict']}): {within} of the "
+            f"paper's.")
+    ablations = {}   # name -> per (function acquisition) cell: how far the ablation moves the mean, and the gap
+    scaling = experiment.output_scaling_table(finals, numbers)
+    if scaling is not None:
+        move, gap = experiment.move_against_gap(scaling, ["mean (none)", "mean (standardize)"], "mean (none)",
+                                                "paper_mean")
+        ablations["output scaling (§4b)"] = pd.DataFrame(
+            {"move": move.to_numpy(), "gap": gap.to_numpy()}, index=scaling["problem"] + " " + scaling["acquisition"])
+    budgets = experiment.direct_budget_table(finals, numbers, params["direct_evals_per_dim"])
+    if budgets is not None:
+        columns = [name for name in budgets.columns if name.startswith("S_T at")]
+        move, gap = experiment.move_against_gap(budgets, columns, f"S_T at {params['direct_evals_per_dim']}·d")
+        ablations["DIRECT budget (§4c)"] = pd.DataFrame(
+            {"move": move.to_numpy(), "gap": gap.to_numpy()}, index=budgets["function"] + " " + budgets["acquisition"])
+    for name, cells in ablations.items():
+        text += (f" The {name} moves the {len(cells)} baseline means by {cells['move'].median():.2g} (median; max "
+                 f"{cells['move'].max():.2g}) against a median gap of {cells['gap'].median():.2g} to the paper, and "
+                 f"at least as much as the gap in {int((cells['move'] >= cells['gap']).sum())} of {len(cells)} cells.")
+    if ablations:
+        names = list(dict.fromkeys(cell for cells in ablations.values() for cell in cells.index))
+        unexplained = [cell for cell in names if all(cell not in cells.index or cells.loc[cell, "move"] <
+                                                     cells.loc[cell, "gap"] for cells in ablations.values())]
+        text += (f" No ablation moves the mean as far as the gap in {len(unexplained)} of {len(names)} cells"
+                 + (f" ({', '.join(unexplained)})" if unexplained else "") + ".")
+    return text
+
+
+def _curves(verdicts, figures, ids):
+    rows = verdicts.set_index("id").reindex(ids).dropna(subset=["verdict"])
+    first = next(spec for spec in specs() if spec.id == ids[0]).limits["from_iteration"]
+    return (f"* **{figures} (the curves).** Per panel, the largest share over the BO-PP variants of iterations "
+            f"(from iteration {first} on) at which the variant is significantly better than BO: "
+            + ", ".join(f"{claim_id} {row['verdict']} [{row['ours']}]" for claim_id, row in rows.iterrows()) + ".")
+
+
+def _isotropic(table, problems, verdicts):
+    cells = [cell for cell in _cells("isotropic", ["UCB"], PP_TAU0S) if cell[0] in problems]
+    comparisons = {label: found for label, found in compare_cells(table, "isotropic", cells).items() if found}
+    _, counted = _better_and_worse(comparisons)
+    return (f"* **Fig. 7, the isotropic kernel.** Over the {len(comparisons)} (problem, τ0) cells, UCB-PP is "
+            f"significantly better than UCB {counted}. Verdict: {_verdicts_of(verdicts, ['C10'])} (C10 leaves out "
+            f"the paper's stated exception, "
+            f"UCB-PP01 and UCB-PP001 on SVM).")
+
+
+def findings(table, params, verdicts):
+    """What the numbers show, as markdown bullets computed from the runs and the verdict table.
+
+    Each block is summarized only where it ran at the paper's scale
+    (:func:`what_ran`); a block below it is named with the scale that ran.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        Tidy table of runs.
+    params : dict
+        Resolved parameters of the notebook.
+    verdicts : pandas.DataFrame
+        The verdict table of :func:`judge` on the same runs.
+
+    Returns
+    -------
+    str
+    """
+    ran = what_ran(params)
+    judged = [name for name, found in ran.items() if found.scale == "paper"]
+    below = [f"{name.replace('_', '-')} ({found.description})" for name, found in ran.items()
+             if found.scale != "paper"]
+    bullets = [f"**What the numbers show** (blocks at the paper's scale: {', '.join(judged) or 'none'}"
+               + (f"; not judged until their paper-scale runs are cached: {', '.join(below)}" if below else "")
+               + "):", ""]
+    if "synthetic" in judged:
+        bullets.append(_pp_against_bo(table, "synthetic", params["synthetic_functions"], verdicts, "syn"))
+        bullets.append(_curves(verdicts, "Figures 2, 4 and 6, synthetic", ["C9-fig2", "C9-fig4", "C9-fig6"]))
+        bullets += [text for text in (_centre_of_the_box(table), _table1_values(table, params, verdicts)) if text]
+    if "real_world" in judged:
+        bullets.append(_pp_against_bo(table, "real_world", params["real_world_problems"], verdicts, "real"))
+        bullets.append(_curves(verdicts, "Figures 1, 3 and 5, real-world", ["C9-fig1", "C9-fig3", "C9-fig5"]))
+    if "isotropic" in judged:
+        bullets.append(_isotropic(table, params["real_world_problems"], verdicts))
+    return "\n".join(bullets)
