@@ -95,3 +95,19 @@ def test_below_the_papers_seeds_a_claim_is_not_run_at_this_scale(specs):
     verdicts = random_exploration_claims.judge(benchmark_runs(), params).set_index("id")["verdict"]
     assert verdicts["outperform-EXPLOIT+"] == "not run at this scale"
     assert verdicts["rf-values"] == "not comparable"
+
+
+def test_findings_count_the_cells_where_a_new_method_is_better():
+    table = benchmark_runs(lambda problem, method: 1.0 if method == "EXPLOIT+" and problem == "Levy" else 0.0)
+    text = random_exploration_claims.findings(table, PAPER_PARAMS, random_exploration_claims.judge(table, PAPER_PARAMS))
+    assert ("EXPLOIT+ on the benchmarks (Fig. 2, Table 1).** Against the four baselines, significantly better in 4 "
+            "of 12 cells (Levy vs GP-UCB, Levy vs EXPLOIT, Levy vs EI, Levy vs PI) and worse in 0.") in text
+    assert ("GP-UCB+ on the benchmarks (Fig. 2, Table 1).** Against the four baselines, significantly better in "
+            "0 of 12 cells") in text
+
+
+def test_findings_say_which_blocks_ran_below_the_papers_scale():
+    table = benchmark_runs()
+    params = {**PAPER_PARAMS, "bench_seeds": 3}
+    text = random_exploration_claims.findings(table, params, random_exploration_claims.judge(table, params))
+    assert "benchmark: 3 seeds, budget 400 (below the paper's)" in text and "Fill distance" not in text

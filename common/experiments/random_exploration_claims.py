@@ -26,6 +26,7 @@ Threshold rules (see :mod:`common.claims`):
   interval of log(SD new / SD other) lies below 0.
 """
 import numpy as np
+import pandas as pd
 
 from common import claims, stats
 from common.claims import ClaimSpec, Evidence, Ran
@@ -168,29 +169,41 @@ def sd_ratio_interval(a, b):
     return tuple(np.percentile(ratios, [2.5, 97.5])) if ratios.size else (np.nan, np.nan)
 
 
+def spread_cells(values, method, problems):
+    """SD of ``method``'s final values against each baseline's, per (problem, baseline) with at least 3 shared seeds.
+
+    Returns
+    -------
+    dict
+        ``"<problem> vs <baseline>"`` -> (SD ratio, low, high), with (low, high) the
+        interval of the log ratio (:func:`sd_ratio_interval`).
+    """
+    cells = {}
+    for problem in problems:
+        here = values[values["problem"] == problem]
+        for other in BASELINES:
+            a, b = _by_seed(here, method), _by_seed(here, other)
+            seeds = a.index.intersection(b.index).sort_values()
+            if len(seeds) >= 3:
+                low, high = sd_ratio_interval(a[seeds].to_numpy(), b[seeds].to_numpy())
+                ratio = np.std(a[seeds], ddof=1) / np.std(b[seeds], ddof=1)
+                cells[f"{problem} vs {other}"] = (ratio, low, high)
+    return cells
+
+
 def spread_versus_baselines(method):
     """``measure`` of Table 4: is the SD of the final regret of ``method`` smaller than each baseline's?"""
     def measure(table, params, limits):
-        values = benchmark_values(table)
-        smaller, larger, details, ours = 0, 0, [], {}
-        cells = [(problem, other) for problem in params["bench_functions"] for other in BASELINES]
-        ran = 0
-        for problem, other in cells:
-            here = values[values["problem"] == problem]
-            a, b = _by_seed(here, method), _by_seed(here, other)
-            seeds = a.index.intersection(b.index).sort_values()
-            if len(seeds) < 3:
-                continue
-            ran += 1
-            low, high = sd_ratio_interval(a[seeds].to_numpy(), b[seeds].to_numpy())
-            smaller += high < 0
-            larger += low > 0
-            ratio = np.std(a[seeds], ddof=1) / np.std(b[seeds], ddof=1)
-            details.append(f"{problem} vs {other}: SD ratio {ratio:.3g} [{np.exp(low):.3g}, {np.exp(high):.3g}]")
-            ours[f"{problem} vs {other}"] = ratio
-        if not ran:
+        cells = spread_cells(benchmark_values(table), method, params["bench_functions"])
+        if not cells:
             return Evidence(None, "fewer than 3 seeds: no spread to compare")
-        return Evidence((smaller - larger) / len(cells), "; ".join(details), ours=ours)
+        smaller = sum(high < 0 for _, _, high in cells.values())
+        larger = sum(low > 0 for _, low, _ in cells.values())
+        details = [f"{label}: SD ratio {ratio:.3g} [{np.exp(low):.3g}, {np.exp(high):.3g}]"
+                   for label, (ratio, low, high) in cells.items()]
+        n_cells = len(params["bench_functions"]) * len(BASELINES)
+        return Evidence((smaller - larger) / n_cells, "; ".join(details),
+                        ours={label: ratio for label, (ratio, _, _) in cells.items()})
     return measure
 
 
@@ -438,3 +451,168 @@ def judge(table, params):
     """The verdict table of every claim on the runs of an execution."""
     numbers = claims.load_paper_numbers(experiment.PAPER)
     return claims.judge(claim_specs(numbers), table, params, ran=what_ran(params))
+
+
+# --------------------------------------------------------------------------- what the numbers show
+def _versus(values, method, problems, others, higher_is_better):
+    """``method`` against each of ``others`` per problem, seed by seed: label -> PairedComparison (cells that ran)."""
+    found = {}
+    for problem in problems:
+        here = values[values["problem"] == problem]
+        for other in others:
+            comparison = _paired(_by_seed(here, method), _by_seed(here, other), higher_is_better)
+            if comparison is not None:
+                found[f"{problem} vs {other}"] = comparison
+    return found
+
+
+def _tally(comparisons):
+    """"significantly better in b of n cells (...), worse in w (...)" of a dict of comparisons."""
+    better = [label for label, found in comparisons.items() if stats.is_better(found)]
+    worse = [label for label, found in comparisons.items() if found.outcome == "worse"]
+    return (f"significantly better in {len(better)} of {len(comparisons)} cells"
+            + (f" ({', '.join(better)})" if better and len(better) < len(comparisons) else "")
+            + f" and worse in {len(worse)}" + (f" ({', '.join(worse)})" if worse and len(worse) < len(comparisons)
+                                               else ""))
+
+
+def _verdicts(verdicts, ids):
+    rows = verdicts.set_index("id").reindex(ids).dropna(subset=["verdict"])
+    return "; ".join(f"{claim_id} {verdict}" for claim_id, verdict in rows["verdict"].items())
+
+
+def _ablation_outcomes(table, ablation, block, column, higher_is_better, label):
+    found = experiment.ablation_table(table, ablation, block, column, higher_is_better, label)
+    if found is None:
+        return None, None
+    counts = found["outcome"].value_counts()
+    return found, (f"{counts.get('better', 0)} of {len(found)} cells significantly better and "
+                   f"{counts.get('worse', 0)} worse on {found['seeds'].max()} seeds")
+
+
+def _fill_bullet(table, verdicts):
+    parts = []
+    for column, name in (("fill_xd", "X_D"), ("fill_uniform", "10,000 uniform points")):
+        values = run_values(table, "fill", column)
+        uniform = _paired(_by_seed(values, "UNIFORM"), _by_seed(values, "EXPLORE"), higher_is_better=False)
+        gp_ucb = _paired(_by_seed(values, "GP-UCB"), _by_seed(values, "EXPLORE"), higher_is_better=False)
+        if uniform is None or gp_ucb is None:
+            return None
+        means = values.groupby("method")["value"].mean()
+        parts.append(f"on {name} UNIFORM's mean is {1 - means['UNIFORM'] / means['EXPLORE']:.0%} below EXPLORE's "
+                     f"(smaller on {uniform.wins} of {uniform.n} seeds) and GP-UCB's is smaller than EXPLORE's on "
+                     f"{gp_ucb.wins} of {gp_ucb.n} seeds")
+    return (f"* **Fill distance (Fig. 1).** Final fill distance: {'; '.join(parts)}. The paper puts GP-UCB between "
+            f"EXPLORE and EXPLOIT. Verdicts: {_verdicts(verdicts, ['fill-uniform', 'fill-between'])}.")
+
+
+def _benchmark_bullets(table, params, verdicts):
+    values, problems = benchmark_values(table), params["bench_functions"]
+    if values.empty:
+        return []
+    means = values.groupby(["problem", "method"])["value"].mean()
+    bullets = []
+    for method in NEW_METHODS:
+        against = _versus(values, method, problems, BASELINES, higher_is_better=False)
+        best_other = {problem: means[problem].reindex(BASELINES).idxmin() for problem in problems}
+        regret = ", ".join(f"{problem} {means[problem, method]:.3g} (best baseline {best_other[problem]} "
+                           f"{means[problem, best_other[problem]]:.3g})" for problem in problems)
+        bullets.append(f"* **{method} on the benchmarks (Fig. 2, Table 1).** Against the four baselines, "
+                       f"{_tally(against)}. Mean final regret: {regret}. Verdict: "
+                       f"{_verdicts(verdicts, [f'outperform-{method}'])}.")
+    _, searched = _ablation_outcomes(table, "maximizer_ablation", "benchmark", "regret", False, "larger search")
+    if searched:
+        bullets.append(f"* **The acquisition search (§9).** bayes_opt's larger search against ours: {searched}.")
+    for method in NEW_METHODS:
+        cells = spread_cells(values, method, problems)
+        smaller = [label for label, (_, _, high) in cells.items() if high < 0]
+        larger = [label for label, (_, low, _) in cells.items() if low > 0]
+        bullets.append(f"* **{method}'s precision (Table 4).** Its SD of the final regret is significantly smaller "
+                       f"than the baseline's in {len(smaller)} of {len(cells)} cells"
+                       + (f" ({', '.join(smaller)})" if smaller else "") + f" and larger in {len(larger)}"
+                       + (f" ({', '.join(larger)})" if larger else "")
+                       + f". Verdict: {_verdicts(verdicts, [f'precise-{method}'])}.")
+    sup = run_values(table, "beta", "regret")
+    if not sup.empty:
+        parts = []
+        for method in ("GP-UCB+", "GP-UCB"):
+            found = {problem: _paired(_by_seed(values[values["problem"] == problem], method),
+                                      _by_seed(sup[sup["problem"] == problem], method), higher_is_better=False)
+                     for problem in problems}
+            found = {problem: comparison for problem, comparison in found.items() if comparison is not None}
+            parts.append(f"{method}: TWO significantly better than SUP on "
+                         f"{sum(stats.is_better(c) for c in found.values())} of {len(found)} functions (wins: "
+                         + ", ".join(f"{problem} {c.wins} of {c.n}" for problem, c in found.items()) + ")")
+        bullets.append(f"* **β (Fig. 5).** {'; '.join(parts)}. Verdicts: "
+                       f"{_verdicts(verdicts, ['beta-plus', 'beta-ucb'])}.")
+    return bullets
+
+
+def _random_forest_bullet(table, verdicts):
+    cumulative, late = random_forest_cumulative(table), late_instantaneous_error(table)
+    if cumulative.empty:
+        return None
+    problems = sorted(set(cumulative["problem"]))
+    tallies = [f"{method}: cumulative error {_tally(_versus(cumulative, method, problems, BASELINES, False))}; "
+               f"last third {_tally(_versus(late, method, problems, BASELINES, False))}" for method in NEW_METHODS]
+    means = cumulative.groupby("method")["value"].mean()
+    text = (f"* **Random forest (Table 2, Figs. 3, 6; diabetes substitute).** {'. '.join(tallies)}. Mean cumulative "
+            f"test MSE: new methods {means.reindex(NEW_METHODS).min():.1f}-{means.reindex(NEW_METHODS).max():.1f}, "
+            f"baselines {means.reindex(BASELINES).min():.1f}-{means.reindex(BASELINES).max():.1f}.")
+    scaled, outcome = _ablation_outcomes(table, "scaling_ablation", "random_forest", "cumulative_error", False,
+                                         "unit inputs")
+    if scaled is not None:
+        order = scaled.set_index("method")["unit inputs"].sort_values()
+        text += (f" With inputs mapped to [0, 1] (§9): {outcome}; the means from smallest to largest: "
+                 + ", ".join(f"{method} {value:.1f}" for method, value in order.items()) + ".")
+    rf_ids = [f"rf-{kind}-{method}" for kind in ("cumulative", "instantaneous") for method in NEW_METHODS]
+    return text + f" Verdicts: {_verdicts(verdicts, rf_ids)}."
+
+
+def _sprinkler_bullet(table, verdicts):
+    values = sprinkler_values(table)
+    if values.empty:
+        return None
+    problems = sorted(set(values["problem"]))
+    against = {f"{method} vs {label}": found for method in NEW_METHODS
+               for label, found in _versus(values, method, problems, BASELINES, True).items()}
+    not_worse = sum(stats.is_no_worse(found) for found in against.values())
+    means = values.groupby("method")["value"].mean()
+    numbers = claims.load_paper_numbers(experiment.PAPER)
+    paper = pd.Series({method: claims.paper_number(numbers, "table3", method=method).value for method in means.index})
+    below = paper - means
+    text = (f"* **Sprinkler (Table 3, Fig. 4).** The new methods are not significantly worse than a baseline in "
+            f"{not_worse} of {len(against)} cells and significantly better in "
+            f"{sum(stats.is_better(found) for found in against.values())}. The largest mean is {means.idxmax()}'s "
+            f"({means.max():.1f}; EXPLOIT+ {means['EXPLOIT+']:.1f}). Our six means lie {below.min():.1f} to "
+            f"{below.max():.1f} below the paper's.")
+    scaled, outcome = _ablation_outcomes(table, "scaling_ablation", "sprinkler", "best_so_far", True, "unit inputs")
+    if scaled is not None:
+        unit = scaled.set_index("method")["unit inputs"]
+        text += (f" With inputs mapped to [0, 1] (§9): {outcome}; the means are {unit.min():.1f}-{unit.max():.1f} "
+                 f"against the paper's {paper.min():.1f}-{paper.max():.1f}.")
+    ids = ["sprinkler-competitive", "sprinkler-exploit-plus-largest", "sprinkler-values"]
+    return text + f" Verdicts: {_verdicts(verdicts, ids)}."
+
+
+def findings(table, params, verdicts):
+    """What the numbers show, as markdown bullets computed from the runs and the verdict table.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        Tidy table of runs.
+    params : dict
+        Resolved parameters of the notebook.
+    verdicts : pandas.DataFrame
+        The verdict table of :func:`judge` on the same runs.
+
+    Returns
+    -------
+    str
+    """
+    scales = "; ".join(f"{block}: {ran.description}" + ("" if ran.scale == "paper" else " (below the paper's)")
+                       for block, ran in what_ran(params).items())
+    bullets = [_fill_bullet(table, verdicts), *_benchmark_bullets(table, params, verdicts),
+               _random_forest_bullet(table, verdicts), _sprinkler_bullet(table, verdicts)]
+    return "\n".join([f"**What the numbers show** ({scales}):", ""] + [text for text in bullets if text])
