@@ -577,6 +577,25 @@ def save_verdicts(paper_key, table, scale):
     return [csv_path, markdown_path]
 
 
+def verdicts_of(verdicts, ids):
+    """``"C4 not reproduced; C8 reproduced"``: the verdicts of the claims ``ids`` in a verdict table, in that order.
+
+    An id absent from the table (a claim of a block that did not run) is left out.
+    """
+    rows = verdicts.set_index("id").reindex(ids).dropna(subset=["verdict"])
+    return "; ".join(f"{claim_id} {verdict}" for claim_id, verdict in rows["verdict"].items())
+
+
+def findings_markdown(scope, bullets):
+    """A notebook's "What the numbers show": a bold heading naming the ``scope`` (what ran), then the bullets.
+
+    Each paper's claims module builds its bullets from the runs and the verdict
+    table (``findings(table, params, verdicts)``), so that every number in them
+    is computed, never typed; a bullet that is None (its block did not run) is left out.
+    """
+    return "\n".join([f"**What the numbers show** ({scope}):", ""] + [bullet for bullet in bullets if bullet])
+
+
 def partly_threshold(n_cells):
     """The ``partly_at`` of a claim that a method is better in many of ``n_cells`` cells.
 

@@ -362,3 +362,13 @@ def test_judge_counts_identities_apart():
                          None, {})
     assert claims.format_counts(claims.verdict_counts(table)) == (
         "1 empirical claim: 1 reproduced; 1 identity: 1 verified")
+
+
+def test_verdicts_of_keeps_the_order_asked_and_leaves_out_absent_claims():
+    verdicts = pd.DataFrame({"id": ["A", "B"], "verdict": ["reproduced", "not reproduced"]})
+    assert claims.verdicts_of(verdicts, ["B", "missing", "A"]) == "B not reproduced; A reproduced"
+
+
+def test_findings_markdown_leaves_out_bullets_of_blocks_that_did_not_run():
+    text = claims.findings_markdown("20 seeds", ["* one", None, "* two"])
+    assert text.splitlines() == ["**What the numbers show** (20 seeds):", "", "* one", "* two"]

@@ -614,12 +614,7 @@ def _pp_against_bo(table, block_name, problems, verdicts, suffix):
             f"BO-PP is significantly better than its BO baseline {counted}. Better: UCB-PP0001 on "
             f"{better_count('UCB', [0.0001])} problems, UCB-PP01 and UCB-PP001 in "
             f"{better_count('UCB', [0.01, 0.001])} cells, PI-PP in {better_count('PI', PP_TAU0S)}, EI-PP in "
-            f"{better_count('EI', PP_TAU0S)}. Verdicts: {_verdicts_of(verdicts, ids)}.")
-
-
-def _verdicts_of(verdicts, ids):
-    rows = verdicts.set_index("id").reindex(ids).dropna(subset=["verdict"])
-    return ", ".join(f"{claim_id} {verdict}" for claim_id, verdict in rows["verdict"].items())
+            f"{better_count('EI', PP_TAU0S)}. Verdicts: {claims.verdicts_of(verdicts, ids)}.")
 
 
 def _centre_of_the_box(table):
@@ -698,44 +693,28 @@ def _isotropic(table, problems, verdicts):
     comparisons = {label: found for label, found in compare_cells(table, "isotropic", cells).items() if found}
     _, counted = _better_and_worse(comparisons)
     return (f"* **Fig. 7, the isotropic kernel.** Over the {len(comparisons)} (problem, τ0) cells, UCB-PP is "
-            f"significantly better than UCB {counted}. Verdict: {_verdicts_of(verdicts, ['C10'])} (C10 leaves out "
-            f"the paper's stated exception, "
-            f"UCB-PP01 and UCB-PP001 on SVM).")
+            f"significantly better than UCB {counted}. Verdict: {claims.verdicts_of(verdicts, ['C10'])} (C10 "
+            f"leaves out the paper's stated exception, UCB-PP01 and UCB-PP001 on SVM).")
 
 
 def findings(table, params, verdicts):
-    """What the numbers show, as markdown bullets computed from the runs and the verdict table.
-
-    Each block is summarized only where it ran at the paper's scale
-    (:func:`what_ran`); a block below it is named with the scale that ran.
-
-    Parameters
-    ----------
-    table : pandas.DataFrame
-        Tidy table of runs.
-    params : dict
-        Resolved parameters of the notebook.
-    verdicts : pandas.DataFrame
-        The verdict table of :func:`judge` on the same runs.
-
-    Returns
-    -------
-    str
-    """
+    """What the numbers show (:func:`common.claims.findings_markdown`), from the tidy ``table`` of runs, the
+    resolved ``params`` and the ``verdicts`` of :func:`judge` on the same runs. A block is summarized only where it
+    ran at the paper's scale (:func:`what_ran`); a block below it is named with the scale that ran."""
     ran = what_ran(params)
     judged = [name for name, found in ran.items() if found.scale == "paper"]
     below = [f"{name.replace('_', '-')} ({found.description})" for name, found in ran.items()
              if found.scale != "paper"]
-    bullets = [f"**What the numbers show** (blocks at the paper's scale: {', '.join(judged) or 'none'}"
-               + (f"; not judged until their paper-scale runs are cached: {', '.join(below)}" if below else "")
-               + "):", ""]
+    scope = f"blocks at the paper's scale: {', '.join(judged) or 'none'}" + (
+        f"; not judged until their paper-scale runs are cached: {', '.join(below)}" if below else "")
+    bullets = []
     if "synthetic" in judged:
-        bullets.append(_pp_against_bo(table, "synthetic", params["synthetic_functions"], verdicts, "syn"))
-        bullets.append(_curves(verdicts, "Figures 2, 4 and 6, synthetic", ["C9-fig2", "C9-fig4", "C9-fig6"]))
-        bullets += [text for text in (_centre_of_the_box(table), _table1_values(table, params, verdicts)) if text]
+        bullets += [_pp_against_bo(table, "synthetic", params["synthetic_functions"], verdicts, "syn"),
+                    _curves(verdicts, "Figures 2, 4 and 6, synthetic", ["C9-fig2", "C9-fig4", "C9-fig6"]),
+                    _centre_of_the_box(table), _table1_values(table, params, verdicts)]
     if "real_world" in judged:
-        bullets.append(_pp_against_bo(table, "real_world", params["real_world_problems"], verdicts, "real"))
-        bullets.append(_curves(verdicts, "Figures 1, 3 and 5, real-world", ["C9-fig1", "C9-fig3", "C9-fig5"]))
+        bullets += [_pp_against_bo(table, "real_world", params["real_world_problems"], verdicts, "real"),
+                    _curves(verdicts, "Figures 1, 3 and 5, real-world", ["C9-fig1", "C9-fig3", "C9-fig5"])]
     if "isotropic" in judged:
         bullets.append(_isotropic(table, params["real_world_problems"], verdicts))
-    return "\n".join(bullets)
+    return claims.findings_markdown(scope, bullets)

@@ -476,11 +476,6 @@ def _tally(comparisons):
                                                else ""))
 
 
-def _verdicts(verdicts, ids):
-    rows = verdicts.set_index("id").reindex(ids).dropna(subset=["verdict"])
-    return "; ".join(f"{claim_id} {verdict}" for claim_id, verdict in rows["verdict"].items())
-
-
 def _ablation_outcomes(table, ablation, block, column, higher_is_better, label):
     found = experiment.ablation_table(table, ablation, block, column, higher_is_better, label)
     if found is None:
@@ -503,7 +498,7 @@ def _fill_bullet(table, verdicts):
                      f"(smaller on {uniform.wins} of {uniform.n} seeds) and GP-UCB's is smaller than EXPLORE's on "
                      f"{gp_ucb.wins} of {gp_ucb.n} seeds")
     return (f"* **Fill distance (Fig. 1).** Final fill distance: {'; '.join(parts)}. The paper puts GP-UCB between "
-            f"EXPLORE and EXPLOIT. Verdicts: {_verdicts(verdicts, ['fill-uniform', 'fill-between'])}.")
+            f"EXPLORE and EXPLOIT. Verdicts: {claims.verdicts_of(verdicts, ['fill-uniform', 'fill-between'])}.")
 
 
 def _benchmark_bullets(table, params, verdicts):
@@ -519,7 +514,7 @@ def _benchmark_bullets(table, params, verdicts):
                            f"{means[problem, best_other[problem]]:.3g})" for problem in problems)
         bullets.append(f"* **{method} on the benchmarks (Fig. 2, Table 1).** Against the four baselines, "
                        f"{_tally(against)}. Mean final regret: {regret}. Verdict: "
-                       f"{_verdicts(verdicts, [f'outperform-{method}'])}.")
+                       f"{claims.verdicts_of(verdicts, [f'outperform-{method}'])}.")
     _, searched = _ablation_outcomes(table, "maximizer_ablation", "benchmark", "regret", False, "larger search")
     if searched:
         bullets.append(f"* **The acquisition search (§9).** bayes_opt's larger search against ours: {searched}.")
@@ -531,7 +526,7 @@ def _benchmark_bullets(table, params, verdicts):
                        f"than the baseline's in {len(smaller)} of {len(cells)} cells"
                        + (f" ({', '.join(smaller)})" if smaller else "") + f" and larger in {len(larger)}"
                        + (f" ({', '.join(larger)})" if larger else "")
-                       + f". Verdict: {_verdicts(verdicts, [f'precise-{method}'])}.")
+                       + f". Verdict: {claims.verdicts_of(verdicts, [f'precise-{method}'])}.")
     sup = run_values(table, "beta", "regret")
     if not sup.empty:
         parts = []
@@ -544,7 +539,7 @@ def _benchmark_bullets(table, params, verdicts):
                          f"{sum(stats.is_better(c) for c in found.values())} of {len(found)} functions (wins: "
                          + ", ".join(f"{problem} {c.wins} of {c.n}" for problem, c in found.items()) + ")")
         bullets.append(f"* **β (Fig. 5).** {'; '.join(parts)}. Verdicts: "
-                       f"{_verdicts(verdicts, ['beta-plus', 'beta-ucb'])}.")
+                       f"{claims.verdicts_of(verdicts, ['beta-plus', 'beta-ucb'])}.")
     return bullets
 
 
@@ -566,7 +561,7 @@ def _random_forest_bullet(table, verdicts):
         text += (f" With inputs mapped to [0, 1] (§9): {outcome}; the means from smallest to largest: "
                  + ", ".join(f"{method} {value:.1f}" for method, value in order.items()) + ".")
     rf_ids = [f"rf-{kind}-{method}" for kind in ("cumulative", "instantaneous") for method in NEW_METHODS]
-    return text + f" Verdicts: {_verdicts(verdicts, rf_ids)}."
+    return text + f" Verdicts: {claims.verdicts_of(verdicts, rf_ids)}."
 
 
 def _sprinkler_bullet(table, verdicts):
@@ -592,27 +587,13 @@ def _sprinkler_bullet(table, verdicts):
         text += (f" With inputs mapped to [0, 1] (§9): {outcome}; the means are {unit.min():.1f}-{unit.max():.1f} "
                  f"against the paper's {paper.min():.1f}-{paper.max():.1f}.")
     ids = ["sprinkler-competitive", "sprinkler-exploit-plus-largest", "sprinkler-values"]
-    return text + f" Verdicts: {_verdicts(verdicts, ids)}."
+    return text + f" Verdicts: {claims.verdicts_of(verdicts, ids)}."
 
 
 def findings(table, params, verdicts):
-    """What the numbers show, as markdown bullets computed from the runs and the verdict table.
-
-    Parameters
-    ----------
-    table : pandas.DataFrame
-        Tidy table of runs.
-    params : dict
-        Resolved parameters of the notebook.
-    verdicts : pandas.DataFrame
-        The verdict table of :func:`judge` on the same runs.
-
-    Returns
-    -------
-    str
-    """
-    scales = "; ".join(f"{block}: {ran.description}" + ("" if ran.scale == "paper" else " (below the paper's)")
-                       for block, ran in what_ran(params).items())
-    bullets = [_fill_bullet(table, verdicts), *_benchmark_bullets(table, params, verdicts),
-               _random_forest_bullet(table, verdicts), _sprinkler_bullet(table, verdicts)]
-    return "\n".join([f"**What the numbers show** ({scales}):", ""] + [text for text in bullets if text])
+    """What the numbers show (:func:`common.claims.findings_markdown`), from the tidy ``table`` of runs, the
+    resolved ``params`` and the ``verdicts`` of :func:`judge` on the same runs; each block with the scale it ran at."""
+    scope = "; ".join(f"{block}: {ran.description}" + ("" if ran.scale == "paper" else " (below the paper's)")
+                      for block, ran in what_ran(params).items())
+    return claims.findings_markdown(scope, [_fill_bullet(table, verdicts), *_benchmark_bullets(table, params, verdicts),
+                                            _random_forest_bullet(table, verdicts), _sprinkler_bullet(table, verdicts)])
