@@ -139,3 +139,13 @@ def test_runs_much_faster_is_judged_on_the_quiet_record_seed_by_seed(tmp_path, m
                   "cpu_seconds": np.concatenate([1.0 + 0.01 * seeds, 3.0 + 0.01 * seeds])}).to_csv(record, index=False)
     assert measure(None, PAPER_PARAMS, {}).score == 1
     assert egp_claims.faster_measure("Robot pushing 3D", "FB-GP-TS", "EGP-TS (B)")(None, PAPER_PARAMS, {}).score == -1
+
+
+def test_findings_count_the_cells_where_egp_ts_is_better():
+    table = _table(FIG1)
+    params = {**PAPER_PARAMS, "synthetic_problems": ["Ackley-5d"]}
+    text = egp_claims.findings(table, params, egp_claims.judge(table, params))
+    assert ("EGP-TS (A) against the four single-kernel GP-TS: significantly better in 4 (GP-TS (RBF) on Ackley-5d, "
+            "p = 0.002;") in text
+    assert "against the bandit ensembles: significantly better in 2 (" in text and "of 2 cells and worse in 0." in text
+    assert "The four kernels differ significantly (Friedman) on 1 of 1 functions (Ackley-5d)" in text

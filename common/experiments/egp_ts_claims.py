@@ -123,15 +123,21 @@ def cells_measure(block, problem, ours, rivals, column=None, batch_size=None):
     return measure
 
 
+def quiet_cpu_seconds(task, methods):
+    """CPU seconds of whole runs on ``task`` per seed, from the quiet benchmark's record: method -> Series by seed
+    (empty where the record has none)."""
+    rows = pd.read_csv(TIMING_RECORD) if TIMING_RECORD.exists() else pd.DataFrame(
+        columns=["problem", "method", "seed", "cpu_seconds"])
+    rows = rows[rows["problem"] == task]
+    return {name: rows[rows["method"] == name].set_index("seed")["cpu_seconds"] for name in methods}
+
+
 def faster_measure(task, ours, other):
     """``measure`` of "runs much faster": CPU seconds of whole runs of ``ours`` against ``other`` on ``task``, seed
     by seed, from the quiet benchmark's record (:data:`TIMING_RECORD`), never from the grid's CPU seconds, which
     are measured beside other work."""
     def measure(table, params, limits):
-        rows = pd.read_csv(TIMING_RECORD) if TIMING_RECORD.exists() else pd.DataFrame(
-            columns=["problem", "method", "seed", "cpu_seconds"])
-        rows = rows[rows["problem"] == task]
-        per_seed = {name: rows[rows["method"] == name].set_index("seed")["cpu_seconds"] for name in (ours, other)}
+        per_seed = quiet_cpu_seconds(task, (ours, other))
         comparison = stats.paired_by_seed(per_seed[ours], per_seed[other], higher_is_better=False)
         if comparison is None:
             return Evidence(None, f"no quiet timing of {ours} and {other} on {task} in {TIMING_RECORD.name} "
@@ -150,20 +156,31 @@ def kernel_matters_measure(problems):
         values = final_values(table, "synthetic")
         found, reasons, means = 0, [], {}
         for problem in problems:
-            per_kernel = [_per_seed(values, problem, name) for name in GP_TS]
-            if any(series.empty for series in per_kernel):
-                return Evidence(None, f"not every GP-TS kernel ran on {problem}")
-            seeds = sorted(set.intersection(*(set(series.index) for series in per_kernel)))
-            if len(seeds) < 3:
-                return Evidence(None, f"{len(seeds)} shared seeds on {problem}; the Friedman test needs 3")
-            samples = [series[seeds].to_numpy() for series in per_kernel]
-            identical = all(np.array_equal(samples[0], sample) for sample in samples[1:])
-            p_value = 1.0 if identical else float(friedmanchisquare(*samples).pvalue)
+            p_value, samples = kernels_differ(values, problem)
+            if p_value is None:
+                return Evidence(None, samples)
             found += p_value < stats.ALPHA
-            reasons.append(f"{problem}: Friedman p = {p_value:.2g} over {len(seeds)} seeds")
+            reasons.append(f"{problem}: Friedman p = {p_value:.2g} over {len(samples[0])} seeds")
             means.update({f"{problem} {name}": float(sample.mean()) for name, sample in zip(GP_TS, samples)})
         return Evidence(found / len(problems), f"{found} of {len(problems)}; " + "; ".join(reasons), ours=means)
     return measure
+
+
+def kernels_differ(values, problem):
+    """Friedman test of the four GP-TS kernels' final values on ``problem``, seed by seed.
+
+    Returns ``(p, samples)`` (one array per kernel over the shared seeds; p = 1
+    when all are identical), or ``(None, why)`` when the test cannot run.
+    """
+    per_kernel = [_per_seed(values, problem, name) for name in GP_TS]
+    if any(series.empty for series in per_kernel):
+        return None, f"not every GP-TS kernel ran on {problem}"
+    seeds = sorted(set.intersection(*(set(series.index) for series in per_kernel)))
+    if len(seeds) < 3:
+        return None, f"{len(seeds)} shared seeds on {problem}; the Friedman test needs 3"
+    samples = [series[seeds].to_numpy() for series in per_kernel]
+    identical = all(np.array_equal(samples[0], sample) for sample in samples[1:])
+    return (1.0 if identical else float(friedmanchisquare(*samples).pvalue)), samples
 
 
 def count_measure(block, problems, ours, rivals_of):
@@ -351,3 +368,161 @@ def claim_specs():
 def judge(table, params):
     """The verdict table of every claim on the runs of an execution."""
     return claims.judge(claim_specs(), table, params, ran=what_ran(params))
+
+
+# --------------------------------------------------------------------------- what the numbers show
+def _comparisons(values, problems, ours, rivals, higher_is_better):
+    """``ours`` against each rival on each problem, seed by seed: "<rival> on <problem>" -> PairedComparison."""
+    found = {}
+    for problem in problems:
+        for other in rivals:
+            comparison = _cell(values, problem, ours, other, higher_is_better)
+            if comparison is not None:
+                found[f"{other} on {problem}"] = comparison
+    return found
+
+
+def _tally(comparisons):
+    """"better in b of n cells (...) and worse in w (...)", the cells named with their p-values."""
+    def named(outcome):
+        labels = [f"{label}, p = {found.p_value:.2g}" for label, found in comparisons.items()
+                  if found.outcome == outcome]
+        return f"{len(labels)}" + (f" ({'; '.join(labels)})" if labels else "")
+
+    return f"significantly better in {named('better')} of {len(comparisons)} cells and worse in {named('worse')}"
+
+
+def _synthetic_bullets(table, params, verdicts):
+    """Figs. 1 and 2: dictionaries A and B on the synthetic functions."""
+    values, problems = final_values(table, "synthetic"), params["synthetic_problems"]
+    if values.empty:
+        return []
+    friedman = {problem: kernels_differ(values, problem)[0] for problem in problems}
+    differ = [problem for problem, p_value in friedman.items() if p_value is not None and p_value < stats.ALPHA]
+    zakharov = _cell(values, "Zakharov", "EGP-TS (A)", "GP-EI", False)
+    fig1_ids = [spec.id for spec in claim_specs() if spec.figure == "Fig. 1"]
+    fig2_ids = [f"fig2-egp-beats-all-{problem}" for problem in problems]
+    return [
+        f"* **Fig. 1, dictionary A.** EGP-TS (A) against the four single-kernel GP-TS: "
+        f"{_tally(_comparisons(values, problems, 'EGP-TS (A)', GP_TS, False))}; against the bandit ensembles: "
+        f"{_tally(_comparisons(values, problems, 'EGP-TS (A)', ['BanditBO (A)', 'EXP3BO (A)'], False))}. "
+        f"The four kernels differ significantly (Friedman) on {len(differ)} of {len(friedman)} functions"
+        + (f" ({', '.join(differ)})" if differ else "") + ". On Zakharov, GP-EI against the GP-TS: "
+        f"{_tally(_comparisons(values, ['Zakharov'], 'GP-EI', GP_TS, False))}; EGP-TS (A) against GP-EI: "
+        f"{'not run' if zakharov is None else stats.brief(zakharov)}. Verdicts: "
+        f"{claims.verdicts_of(verdicts, fig1_ids)}.",
+        f"* **Fig. 2, dictionary B.** EGP-TS (B) against {', '.join(FIG2_RIVALS)}: "
+        f"{_tally(_comparisons(values, problems, 'EGP-TS (B)', FIG2_RIVALS, False))}. Verdicts: "
+        f"{claims.verdicts_of(verdicts, fig2_ids)}.",
+    ]
+
+
+def _figure3_bullet(table, params, verdicts):
+    values, tasks = final_values(table, "robot"), params["robot_problems"]
+    if values.empty:
+        return None
+    speed = []
+    for task in tasks:
+        seconds = quiet_cpu_seconds(task, ("EGP-TS (B)", "FB-GP-TS"))
+        comparison = stats.paired_by_seed(seconds["EGP-TS (B)"], seconds["FB-GP-TS"], higher_is_better=False)
+        if comparison is not None:
+            ratio = seconds["FB-GP-TS"].median() / seconds["EGP-TS (B)"].median()
+            speed.append(f"{task} {ratio:.2f}x (faster on {comparison.wins} of {comparison.n} seeds)")
+    ids = [spec.id for spec in claim_specs() if spec.figure.startswith("Fig. 3")]
+    return (f"* **Fig. 3, robot pushing.** Dictionary A, EGP-TS (A) against {len(FIG1_RIVALS)} methods: "
+            f"{_tally(_comparisons(values, tasks, 'EGP-TS (A)', FIG1_RIVALS, False))}. Dictionary B, EGP-TS (B) "
+            f"against {len(FIG2_RIVALS)}: {_tally(_comparisons(values, tasks, 'EGP-TS (B)', FIG2_RIVALS, False))}. "
+            f"EGP-TS (B) against FB-GP-TS in CPU seconds of a whole run (quiet benchmark, median ratio): "
+            f"{'; '.join(speed) or 'no quiet timing recorded'}. Verdicts: {claims.verdicts_of(verdicts, ids)}.")
+
+
+def _figure4_bullet(table, params, verdicts):
+    values = final_values(table, "fnn")
+    if values.empty:
+        return None
+    means = values.groupby(["problem", "method"])["value"].mean()
+    parts = []
+    for problem in params["fnn_datasets"]:
+        here = means[problem]
+        top = here[here == here.max()].index.tolist()
+        parts.append(f"{problem}: range {here.max() - here.min():.3f}, highest {here.max():.3f} ({', '.join(top)}), "
+                     f"EGP-TS (B) {here.get('EGP-TS (B)', np.nan):.3f}")
+    others = [name for name in params["fnn_methods"] if name != "EGP-TS (B)"]
+    beats_all = sum(all(stats.is_better(found) for found in _comparisons(
+        values, [problem], "EGP-TS (B)", others, True).values()) for problem in params["fnn_datasets"])
+    return (f"* **Fig. 4, FNN tuning** ({what_ran(params)['fnn'].description}; measured, not judged). EGP-TS (B) "
+            f"has a significantly higher final best accuracy than every competitor on {beats_all} of "
+            f"{len(params['fnn_datasets'])} data sets (the paper: 4). Mean final best accuracy of the "
+            f"{len(params['fnn_methods'])} methods per data set: {'; '.join(parts)}.")
+
+
+def _figure5_bullet(table, params, verdicts):
+    rivals = [name for name in params["parallel_methods"] if name != "EGP-TS (B)"]
+    parts = []
+    for other in rivals:
+        found = [c for K in params["parallel_batch_sizes"]
+                 if (c := _cell(final_values(table, "parallel", batch_size=K), "Ackley-5d", "EGP-TS (B)", other,
+                                False)) is not None]
+        if found:
+            fewest, most = min(c.wins for c in found), max(c.wins for c in found)
+            wins = f"{fewest}" if fewest == most else f"{fewest}-{most}"
+            parts.append(f"{other}: significantly better at {sum(stats.is_better(c) for c in found)} of {len(found)} "
+                         f"K (wins {wins} of {found[0].n})")
+    if not parts:
+        return None
+    ids = [f"fig5-egp-stands-out-K{K}" for K in params["parallel_batch_sizes"]]
+    return (f"* **Fig. 5, batches** (K = {', '.join(map(str, params['parallel_batch_sizes']))}). EGP-TS (B) "
+            f"against {'; '.join(parts)}. Verdicts: {claims.verdicts_of(verdicts, ids)}.")
+
+
+def _egp_ei_bullet(table, params, verdicts):
+    parts = []
+    for block, problems in (("synthetic", params["synthetic_problems"]), ("robot", params["robot_problems"])):
+        values = final_values(table, block)
+        if values.empty:
+            continue
+        best = best_single_kernel(GP_EI_KERNELS, higher_is_better=False)
+        found = {problem: _cell(values, problem, "EGP-EI (A)", best(values, problem)[0], False)
+                 for problem in problems}
+        found = {problem: c for problem, c in found.items() if c is not None}
+        worse = [problem for problem, c in found.items() if c.outcome == "worse"]
+        parts.append(f"{block}: better than the best single GP-EI kernel on "
+                     f"{sum(stats.is_better(c) for c in found.values())} of {len(found)}, worse on {len(worse)}"
+                     + (f" ({', '.join(worse)})" if worse else ""))
+    if not parts:
+        return None
+    return (f"* **Figs. 6, 7, EGP-EI (A).** {'; '.join(parts)}. Verdicts: "
+            f"{claims.verdicts_of(verdicts, ['fig6-egp-ei-three-of-four', 'fig7-egp-ei-both-tasks'])}.")
+
+
+def _ablation_bullet(table):
+    versus, change = experiment.hyperparameter_ablation(table)
+    if versus is None:
+        return None
+
+    def outcomes(column):   # stats.brief ends with the outcome word when it is significant
+        return {outcome: int(column.str.endswith(f" {outcome}").sum()) for outcome in ("better", "worse")}
+
+    moved = outcomes(change["sklearn defaults vs spec"])
+    under_defaults = outcomes(versus["EGP-TS (A) vs rival, sklearn defaults"])
+    under_spec = outcomes(versus["EGP-TS (A) vs rival, spec"])
+    worse_where = sorted(set(versus.loc[versus["EGP-TS (A) vs rival, sklearn defaults"].str.endswith(" worse"),
+                                        "problem"]))
+    return (f"* **The hyperparameter fitting (§8).** With scikit-learn's defaults, {moved['better']} of {len(change)} "
+            f"(function, method) cells have a significantly lower final regret than with the spec's settings and "
+            f"{moved['worse']} a higher one. EGP-TS (A) against the single-kernel GP-TS: significantly better in "
+            f"{under_spec['better']} of {len(versus)} cells and worse in {under_spec['worse']} under the spec's "
+            f"settings; better in {under_defaults['better']} and worse in {under_defaults['worse']} under sklearn's "
+            f"defaults" + (f" ({', '.join(worse_where)})" if worse_where else "") + ".")
+
+
+def findings(table, params, verdicts):
+    """What the numbers show (:func:`common.claims.findings_markdown`), from the tidy ``table`` of runs, the
+    resolved ``params`` and the ``verdicts`` of :func:`judge` on the same runs; each block with the scale it ran at.
+    A cell is one method-against-rival comparison on one problem, final value paired by seed."""
+    scope = "; ".join(f"{block}: {ran.description}" + ("" if ran.scale == "paper" else " (below the paper's)")
+                      for block, ran in what_ran(params).items())
+    return claims.findings_markdown(scope, [
+        *_synthetic_bullets(table, params, verdicts), _figure3_bullet(table, params, verdicts),
+        _figure4_bullet(table, params, verdicts), _figure5_bullet(table, params, verdicts),
+        _egp_ei_bullet(table, params, verdicts), _ablation_bullet(table)])
