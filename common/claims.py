@@ -586,6 +586,13 @@ def verdicts_of(verdicts, ids):
     return "; ".join(f"{claim_id} {verdict}" for claim_id, verdict in rows["verdict"].items())
 
 
+def scales_ran(ran):
+    """``"fill: 100 seeds, budget 400; beta: 3 seeds, budget 60 (below the paper's)"``: what each block ran, from
+    a paper's ``what_ran(params)`` (a dict of block -> :class:`Ran`)."""
+    return "; ".join(f"{block}: {found.description}" + ("" if found.scale == "paper" else " (below the paper's)")
+                     for block, found in ran.items())
+
+
 def findings_markdown(scope, bullets):
     """A notebook's "What the numbers show": a bold heading naming the ``scope`` (what ran), then the bullets.
 

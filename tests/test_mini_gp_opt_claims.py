@@ -91,3 +91,11 @@ def test_comparable_runtime_allows_a_quarter_more_time(specs, tmp_path, monkeypa
     assert verdict(specs["bbob-runtime-MINI-GP-EI"], nas_runs()) == "reproduced"
     _record(tmp_path, monkeypatch, lambda problem, name: 2.0 if name.startswith("MINI") else 1.0)
     assert verdict(specs["bbob-runtime-MINI-GP-EI"], nas_runs()) == "not reproduced"
+
+
+def test_findings_compare_each_mini_variant_with_bbkb_seed_by_seed():
+    table = nas_runs(lambda method: 0.3 if method == "MINI-GP-UCB" else 0.5)
+    no_verdicts = pd.DataFrame({"id": [], "verdict": []})
+    text = mini_gp_opt_claims.findings(table, PAPER_PARAMS, no_verdicts)
+    assert "MINI-GP-UCB vs BBKB 40W/0T/0L" in text and "MINI-GP-EI vs BBKB 0W/40T/0L" in text
+    assert "Mean final normalized R_T/T: MINI-GP-UCB 0.3" in text

@@ -520,9 +520,7 @@ def findings(table, params, verdicts):
     """What the numbers show (:func:`common.claims.findings_markdown`), from the tidy ``table`` of runs, the
     resolved ``params`` and the ``verdicts`` of :func:`judge` on the same runs; each block with the scale it ran at.
     A cell is one method-against-rival comparison on one problem, final value paired by seed."""
-    scope = "; ".join(f"{block}: {ran.description}" + ("" if ran.scale == "paper" else " (below the paper's)")
-                      for block, ran in what_ran(params).items())
-    return claims.findings_markdown(scope, [
+    return claims.findings_markdown(claims.scales_ran(what_ran(params)), [
         *_synthetic_bullets(table, params, verdicts), _figure3_bullet(table, params, verdicts),
         _figure4_bullet(table, params, verdicts), _figure5_bullet(table, params, verdicts),
         _egp_ei_bullet(table, params, verdicts), _ablation_bullet(table)])

@@ -323,3 +323,106 @@ def claim_specs():
 def judge(table, params):
     """The verdict table of every claim on the runs of an execution."""
     return claims.judge(claim_specs(), table, params, ran=what_ran(params))
+
+
+# --------------------------------------------------------------------------- what the numbers show
+def _brief(values, problem, ours, other):
+    found = _paired(_by_seed(values, problem, ours), _by_seed(values, problem, other))
+    return f"vs {other} {'not run' if found is None else stats.brief(found)}"
+
+
+def _means(values, problem, methods, digits=3):
+    means = values[values["problem"] == problem].groupby("method")["value"].mean()
+    return ", ".join(f"{name} {means[name]:.{digits}g}" for name in methods if name in means)
+
+
+def _nas_bullets(table, params, verdicts):
+    nas, methods = experiment.NAS_PROBLEM, params["nas_methods"]
+    regret, unique = final_values(table, "nas", "normalized_regret"), final_values(table, "nas", "unique")
+    if regret.empty:
+        return []
+    switches = final_values(table, "nas", "switches")
+    variants = [name for name in MINI_VARIANTS if name in methods]
+    by_variant = [f"{name} {_brief(regret, nas, name, 'BBKB')}, {_brief(regret, nas, name, 'epsilon-greedy')}"
+                  for name in variants]
+    fewer = [f"{name} {_brief(unique, nas, name, 'BBKB')}" for name in variants]
+    gaps = [f"{name}: {switch_gap_growth(name)(table, params, {'growth': GAP_GROWTH}).reason}" for name in variants]
+    ids = [f"nas-{kind}-{name}" for kind in ("regret-vs-bbkb", "regret-vs-egreedy", "unique", "switch-gap")
+           for name in variants]
+    bullets = [
+        f"* **NAS substitute, regret (a).** Mean final normalized R_T/T: {_means(regret, nas, methods)}. "
+        f"Seed by seed: {'; '.join(by_variant)}.",
+        f"* **Unique candidates and switches (b), (d), (e).** Mean q_T: {_means(unique, nas, methods, 4)}; mean "
+        f"switches h_T: {_means(switches, nas, variants, 4)}. Seed by seed: {'; '.join(fewer)}. The gap h_T - q_T "
+        f"growing at least {GAP_GROWTH:g}x since T/4: {'; '.join(gaps)}. Verdicts: "
+        f"{claims.verdicts_of(verdicts, ids)}.",
+    ]
+    rows = timing_record(params["T"])
+    medians = {name: _median_seconds(rows, nas, name).median() for name in methods
+               if not _median_seconds(rows, nas, name).empty}
+    if medians and "BBKB" in medians:
+        bullets.append(
+            f"* **Speed at equal T (c).** Quiet benchmark, T = {params['T']}, median CPU seconds of the algorithm: "
+            + ", ".join(f"{name} {seconds:.3g}" for name, seconds in medians.items()) + "; BBKB over "
+            + ", ".join(f"{name} {medians['BBKB'] / medians[name]:.1f}x" for name in variants if name in medians)
+            + f". Verdicts: {claims.verdicts_of(verdicts, [f'nas-faster-{name}' for name in variants])}.")
+    else:
+        bullets.append(f"* **Speed at equal T (c).** No quiet benchmark recorded at T = {params['T']} "
+                       f"(`python benchmarks/bench_mini_gp_opt.py --record`); the grid's CPU seconds ran beside other "
+                       f"work and are not compared.")
+    return bullets
+
+
+def _beta_bullet(table, params):
+    if not (table["experiment"] == "beta_ablation").any():
+        return None
+    ablation = experiment.beta_ablation_table(table, params)
+    parts = []
+    for name, rows in ablation.groupby("method", sort=False):
+        theory, scaled = rows.iloc[0], rows.iloc[1]
+        parts.append(f"{name} mean batch {theory['mean batch']:.2f} -> {scaled['mean batch']:.2f}, R_T/T "
+                     f"{theory['R_T/T (normalized)']:.3f} -> {scaled['R_T/T (normalized)']:.3f} (lower on "
+                     f"{scaled['seeds with lower R_T/T']} seeds)")
+    return (f"* **The theory's β (§3 ablation).** With β scaled by {params['beta_ablation_scale']:g}: "
+            f"{'; '.join(parts)}.")
+
+
+def _bbob_bullets(table, params, verdicts):
+    regret, problems = final_values(table, "bbob", "normalized_regret"), params["bbob_problems"]
+    if regret.empty:
+        return []
+    bullets = []
+    for name in [variant for variant in MINI_VARIANTS if variant in params["bbob_methods"]]:
+        found = {f"{problem} vs {other}": c for problem in problems for other in ("GP-UCB", "BBKB")
+                 if (c := _paired(_by_seed(regret, problem, name), _by_seed(regret, problem, other))) is not None}
+        worse = [label for label, c in found.items() if not stats.is_no_worse(c)]
+        rows = timing_record(params["T"])
+        ratios = [_median_seconds(rows, problem, name).median() / _median_seconds(rows, problem, other).median()
+                  for problem in problems for other in ("GP-UCB", "BBKB")
+                  if not (_median_seconds(rows, problem, name).empty or _median_seconds(rows, problem, other).empty)]
+        runtime = (f"its median CPU seconds are {min(ratios):.3g}-{max(ratios):.3g}x those of GP-UCB and BBKB "
+                   f"(quiet benchmark, {len(ratios)} cells)" if ratios else
+                   f"no quiet benchmark at T = {params['T']}")
+        bullets.append(f"* **{name} on BBOB (Figs. 3, 4).** Not significantly worse than GP-UCB and BBKB in "
+                       f"{len(found) - len(worse)} of {len(found)} cells" + (f" (worse: {', '.join(worse)})"
+                                                                              if worse else "")
+                       + f"; {runtime}. Verdicts: "
+                       f"{claims.verdicts_of(verdicts, [f'bbob-regret-{name}', f'bbob-runtime-{name}'])}.")
+    gp_methods = [name for name in params["bbob_methods"] if name in GP_METHODS]
+    if "Rosenbrock f104" in problems:
+        found = {name: c for name in gp_methods if (c := _paired(_by_seed(regret, "Rosenbrock f104", name),
+                                                                 _by_seed(regret, "Rosenbrock f104",
+                                                                          "epsilon-greedy"))) is not None}
+        better = [name for name, c in found.items() if stats.is_better(c)]
+        bullets.append(f"* **Rosenbrock f104 against ε-greedy.** {len(better)} of {len(found)} GP methods are "
+                       f"significantly better" + (f" ({', '.join(better)})" if better else "")
+                       + f". Verdict: {claims.verdicts_of(verdicts, ['bbob-rosenbrock-egreedy'])}.")
+    return bullets
+
+
+def findings(table, params, verdicts):
+    """What the numbers show (:func:`common.claims.findings_markdown`), from the tidy ``table`` of runs, the
+    resolved ``params`` and the ``verdicts`` of :func:`judge` on the same runs; each block with the scale it ran at.
+    Speed is read from the quiet benchmark's record only."""
+    return claims.findings_markdown(claims.scales_ran(what_ran(params)), [
+        *_nas_bullets(table, params, verdicts), _beta_bullet(table, params), *_bbob_bullets(table, params, verdicts)])

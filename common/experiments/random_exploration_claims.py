@@ -593,7 +593,6 @@ def _sprinkler_bullet(table, verdicts):
 def findings(table, params, verdicts):
     """What the numbers show (:func:`common.claims.findings_markdown`), from the tidy ``table`` of runs, the
     resolved ``params`` and the ``verdicts`` of :func:`judge` on the same runs; each block with the scale it ran at."""
-    scope = "; ".join(f"{block}: {ran.description}" + ("" if ran.scale == "paper" else " (below the paper's)")
-                      for block, ran in what_ran(params).items())
-    return claims.findings_markdown(scope, [_fill_bullet(table, verdicts), *_benchmark_bullets(table, params, verdicts),
-                                            _random_forest_bullet(table, verdicts), _sprinkler_bullet(table, verdicts)])
+    return claims.findings_markdown(claims.scales_ran(what_ran(params)), [
+        _fill_bullet(table, verdicts), *_benchmark_bullets(table, params, verdicts),
+        _random_forest_bullet(table, verdicts), _sprinkler_bullet(table, verdicts)])
