@@ -102,3 +102,13 @@ def test_the_claims_are_judged_when_only_figure_5_ran():
     verdicts = add_claims.judge(table, {**PARAMS, "configurations": []}).set_index("id")["verdict"]
     assert verdicts["simple-below-average-regret"] == "verified"
     assert verdicts["sdss-rand-beats-direct"] == "reproduced" and verdicts["ucb-beats-ei-sdss"] == "reproduced"
+
+
+def test_findings_name_the_lowest_mean_and_count_the_cells_against_gp_ucb():
+    table = _table({"Add-*": 2, "RAND": 20, "DiRect": 15, "GP-UCB": 10, "Add-1/10": 12, "Add-2/5": 8, "Add-3/4": 6,
+                    "Add-5/2": 7})
+    params = {**PARAMS, "configurations": ["(10,3,3)"]}
+    text = add_claims.findings(table, params, add_claims.judge(table, params))
+    assert "the lowest mean final S_T per configuration.** (10,3,3) Add-* " in text
+    assert "Add-*: significantly better in 1 of 1 cells ((10,3,3) Add-* vs GP-UCB) and worse in 0" in text
+    assert "The Add-d/M: significantly better in 3 of 4 cells" in text and "and worse in 1" in text

@@ -35,6 +35,7 @@ read as the best Add-d/M (by mean) beating OpenCV's thresholds on average.
 Two identities: S_T <= R_T / T on every run, and Table 1's additive bound below
 GP-UCB's at the spec's (D, d, T).
 """
+import numpy as np
 import pandas as pd
 
 from common import claims, stats
@@ -365,3 +366,59 @@ def claim_specs():
 def judge(table, params):
     """The verdict table of every claim on the runs of an execution."""
     return claims.judge(claim_specs(), table, params, ran=what_ran(params))
+
+
+# --------------------------------------------------------------------------- what the numbers show
+def _tally(values, cells, higher_is_better=False):
+    """"significantly better in b of n cells (...) and worse in w (...)" over (problem, ours, other) cells that ran."""
+    found = {f"{problem} {ours} vs {other}": c for problem, ours, other in cells
+             if (c := _cell(values, problem, ours, other, higher_is_better)) is not None}
+    better = [label for label, c in found.items() if stats.is_better(c)]
+    worse = [label for label, c in found.items() if c.outcome == "worse"]
+    return (f"significantly better in {len(better)} of {len(found)} cells" + (f" ({', '.join(better)})" if better
+                                                                              else "")
+            + f" and worse in {len(worse)}" + (f" ({', '.join(worse)})" if worse else ""))
+
+
+def _block_verdicts(verdicts, block):
+    ids = {spec.id for spec in claim_specs() if spec.block == block}
+    return claims.format_counts(claims.verdict_counts(verdicts[verdicts["id"].isin(ids)]))
+
+
+def _synthetic_bullets(table, params, verdicts):
+    values = final_regrets(table[table["experiment"] == "synthetic"])
+    problems = [problem for problem in params["configurations"] if (values["problem"] == problem).any()]
+    if not problems:
+        return []
+    means = values.groupby(["problem", "method"])["value"].mean()
+    lowest = "; ".join(f"{problem} {means[problem].idxmin()} {means[problem].min():.3g} (Add-* "
+                       f"{means[problem].get('Add-*', np.nan):.3g}, GP-UCB {means[problem].get('GP-UCB', np.nan):.3g})"
+                       for problem in problems)
+    variants = [(problem, variant, "GP-UCB") for problem in problems for variant in _variants(params, problem)]
+    return [
+        f"* **Figs. 3, 4, the lowest mean final S_T per configuration.** {lowest}.",
+        f"* **Against GP-UCB, seed by seed.** Add-*: {_tally(values, [(p, 'Add-*', 'GP-UCB') for p in problems])}. "
+        f"The Add-d/M: {_tally(values, variants)}. DiRect (one deterministic run against each seed): "
+        f"{_tally(values, [(p, 'DiRect', 'GP-UCB') for p in problems])}. Synthetic claims: "
+        f"{_block_verdicts(verdicts, 'synthetic')}.",
+    ]
+
+
+def _real_world_bullet(table, params, verdicts):
+    values = final_regrets(table[table["experiment"] == "real_world"], "best_so_far")
+    problems = [problem for problem in params["real_world"] if (values["problem"] == problem).any()]
+    if not problems:
+        return None
+    parts = []
+    for problem in problems:
+        means = values[values["problem"] == problem].groupby("method")["value"].mean().sort_values(ascending=False)
+        parts.append(f"{problem}: " + ", ".join(f"{name} {value:.4g}" for name, value in means.items()))
+    return (f"* **Fig. 5, the substitutes: mean final best value, highest first.** {'; '.join(parts)}. Real-world "
+            f"claims: {_block_verdicts(verdicts, 'real_world')}.")
+
+
+def findings(table, params, verdicts):
+    """What the numbers show (:func:`common.claims.findings_markdown`), from the tidy ``table`` of runs, the
+    resolved ``params`` and the ``verdicts`` of :func:`judge` on the same runs; each block with the scale it ran at."""
+    return claims.findings_markdown(claims.scales_ran(what_ran(params)), [
+        *_synthetic_bullets(table, params, verdicts), _real_world_bullet(table, params, verdicts)])
