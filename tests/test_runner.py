@@ -41,6 +41,14 @@ def test_cached_runs_are_loaded_not_computed():
     assert runner.run_counts() == {"loaded": 4, "computed": 0, "corrupt": [], "stale": []}
 
 
+def test_missing_runs_are_computed_seed_by_seed_and_the_table_keeps_the_grid_order():
+    configs = grid(3, method="a") + grid(3, method="b")
+    toy_runs.COMPUTED.clear()
+    table = runner.run_grid(configs, toy_runs.recording_run, n_jobs=1, progress=False)
+    assert toy_runs.COMPUTED == [("a", 0), ("b", 0), ("a", 1), ("b", 1), ("a", 2), ("b", 2)]
+    assert list(dict.fromkeys(zip(table["method"], table["seed"]))) == [(c["method"], c["seed"]) for c in configs]
+
+
 def test_recomputing_a_cached_run_gives_the_stored_numbers():
     stored = runner.run_grid(grid(), toy_run, n_jobs=1, progress=False)
     recomputed = runner.run_grid(grid(), toy_run, n_jobs=1, progress=False, recompute=True)

@@ -49,6 +49,15 @@ def toy_run(config):
             "n_unique": budget, "label": f"method {config['method']}"}
 
 
+COMPUTED = []   # (method, seed) of every recording_run call in this process, in order
+
+
+def recording_run(config):
+    """The toy run, noting which configuration ran (for tests of the order of computation)."""
+    COMPUTED.append((config["method"], config["seed"]))
+    return toy_run(config)
+
+
 def slow_run(config):
     """The toy run, taking a quarter of a second (for concurrency tests)."""
     time.sleep(0.25)
