@@ -43,6 +43,7 @@ import shutil  # noqa: E402
 import signal  # noqa: E402
 import sys  # noqa: E402
 import tempfile  # noqa: E402
+import threading  # noqa: E402
 import time  # noqa: E402
 from contextlib import contextmanager  # noqa: E402
 from pathlib import Path  # noqa: E402
@@ -57,6 +58,8 @@ BACKEND_FLAGS = {"scale": "--scale", "n_jobs": "--jobs", "dask_address": "--dask
 _VOLATILE_NOTEBOOK_METADATA = ("start_time", "end_time", "duration", "input_path", "output_path",
                                "environment_variables")
 _VOLATILE_CELL_METADATA = ("execution", "papermill")
+# How long an interrupted execution may take to notice that its kernel was killed and wind down.
+KERNEL_EXIT_SECONDS = 15
 
 
 class Interrupted(Exception):
@@ -324,8 +327,9 @@ def run_notebook(plan, n_jobs, dask_address):
               "destination": notebook_path}
     try:
         with _environment(environment):
-            papermill.execute_notebook(str(source), str(staged_notebook), parameters=parameters,
-                                       kernel_name="python3", cwd=str(paths.repo_root()), progress_bar=False)
+            _execute_interruptibly(papermill.execute_notebook, str(source), str(staged_notebook),
+                                   parameters=parameters, kernel_name="python3", cwd=str(paths.repo_root()),
+                                   progress_bar=False)
         staged_figures = staged_figures_root / key
         summary_path, execution_path = staged_figures / "summary.json", staged_figures / "execution.json"
         if not summary_path.exists():
@@ -348,6 +352,54 @@ def run_notebook(plan, n_jobs, dask_address):
         shutil.rmtree(staging, ignore_errors=True)
     report["seconds"] = time.perf_counter() - start
     return report
+
+
+def _execute_interruptibly(execute, *args, **kwargs):
+    """``execute(*args, **kwargs)`` in a worker thread while this (main) thread waits for Ctrl-C or SIGTERM.
+
+    Run in the main thread, nbclient installs SIGINT and SIGTERM handlers of its own that shut the kernel down,
+    and its wait for the running cell's reply can then last for ever (nbclient 0.11: once the shutdown has cleared
+    the kernel client, the poll that should notice the dead kernel fails on it). In a worker thread it installs
+    none: a signal raises here instead, the kernel and everything it started are killed, which ends the
+    execution, and the exception propagates.
+    """
+    outcome = {}
+
+    def work():
+        try:
+            execute(*args, **kwargs)
+        except BaseException as exc:  # handed to the main thread, which raises it
+            outcome["error"] = exc
+
+    worker = threading.Thread(target=work, name="notebook execution", daemon=True)
+    worker.start()
+    try:
+        while worker.is_alive():
+            worker.join(timeout=0.5)  # a timed join lets signals through
+    except BaseException:
+        _kill_child_processes()
+        worker.join(timeout=KERNEL_EXIT_SECONDS)
+        raise
+    if "error" in outcome:
+        raise outcome["error"]
+
+
+def _kill_child_processes():
+    """Terminate this process's children (the kernel and its workers), then kill those still running after 5 s."""
+    import psutil
+
+    children = psutil.Process().children(recursive=True)
+    for child in children:
+        try:
+            child.terminate()
+        except psutil.NoSuchProcess:
+            pass
+    _, alive = psutil.wait_procs(children, timeout=5)
+    for child in alive:
+        try:
+            child.kill()
+        except psutil.NoSuchProcess:
+            pass
 
 
 @contextmanager

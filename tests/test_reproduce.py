@@ -9,6 +9,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -59,6 +60,32 @@ def toy_notebook(tmp_path, monkeypatch):
 def run_cli(*arguments, tmp_path):
     return subprocess.run([sys.executable, str(REPRODUCE), *arguments], cwd=tmp_path,
                           capture_output=True, text=True, timeout=180)
+
+
+def test_a_signal_ends_a_blocked_execution_at_once_and_kills_the_kernel(reproduce, monkeypatch):
+    # The execution runs in a worker thread, so the signal reaches reproduce's own handler even while the
+    # execution would never return by itself (nbclient's handlers are not in play there).
+    killed, never = [], threading.Event()
+    monkeypatch.setattr(reproduce, "_kill_child_processes", lambda: (killed.append(True), never.set()))
+    previous = signal.signal(signal.SIGTERM, reproduce._raise_interrupted)
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGTERM))
+    try:
+        timer.start()
+        start = time.monotonic()
+        with pytest.raises(reproduce.Interrupted):
+            reproduce._execute_interruptibly(never.wait)
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGTERM, previous)
+    assert killed == [True] and time.monotonic() - start < 5
+
+
+def test_an_error_of_the_execution_reaches_the_caller(reproduce):
+    def failing():
+        raise ValueError("cell 3 failed")
+
+    with pytest.raises(ValueError, match="cell 3 failed"):
+        reproduce._execute_interruptibly(failing)
 
 
 @pytest.mark.parametrize("arguments, message", [
