@@ -302,8 +302,11 @@ def test_an_interrupted_regeneration_changes_nothing(toy_project, tmp_path, sign
               f"import runpy; reproduce = runpy.run_path({str(REPRODUCE)!r}); "
               f"sys.exit(reproduce['main'](['toy'], registry={TOY_REGISTRY!r}))")
     before = _outputs(notebook_path)
-    process = subprocess.Popen([sys.executable, "-c", script], env=os.environ.copy(),
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    # Ctrl-C's default action, as a terminal gives it: a test run started in the background inherits SIGINT
+    # ignored, and reproduce.py rightly keeps ignoring it then.
+    process = subprocess.Popen([sys.executable, "-c", script], env=os.environ.copy(), stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 180
     while not (tmp_path / "started").exists() and time.monotonic() < deadline:
         time.sleep(0.2)
