@@ -329,7 +329,8 @@ def run_grid(configs, run_fn, *, n_jobs=None, dask_address=None, progress=True, 
 
     Missing runs are computed seed by seed (every configuration's first seed,
     then every second seed, ...), so that a grid stopped early covers all its
-    cells and the progress bar prices the rest from runs of the same settings.
+    cells, and :func:`estimate_cost` (``reproduce.py --list``, the progress bar
+    of a resumed grid) prices the rest from runs of the same settings.
 
     Returns
     -------
@@ -362,8 +363,7 @@ def run_grid(configs, run_fn, *, n_jobs=None, dask_address=None, progress=True, 
         else:
             runs[key] = run
     _counts["loaded"] += len(runs)
-    # Seed by seed: every cell's first seed before any cell's second, so that an interrupted grid covers every
-    # cell and the rest is priced from runs with the same settings (estimate_cost) early on.
+    # Seed by seed: every cell's first seed before any cell's second (see the docstring).
     missing.sort(key=lambda key: unique[key].get("seed", 0))
     if missing:
         estimates = _estimates_by_key({key: unique[key] for key in missing}, version)
