@@ -158,7 +158,8 @@ def list_notebooks(plans, n_jobs, dask_address):
             print(f"  {plan['name']}: cannot build the grid: {type(exc).__name__}: {exc}")
             failed.append(plan["key"])
             continue
-        elapsed = (f", about {format_seconds(estimate.wall_seconds(n_cores))} on {n_cores} cores"
+        bound = "at least" if estimate.is_lower_bound else "about"
+        elapsed = (f", {bound} {format_seconds(estimate.wall_seconds(n_cores))} on {n_cores} cores"
                    if estimate.cpu_seconds and isinstance(n_cores, int) else "")
         print(f"  {plan['name']} (scale {plan['params']['scale']}): {estimate}{elapsed}")
     return failed

@@ -428,6 +428,10 @@ class CostEstimate:
         Missing runs for which no similar run was ever recorded.
     basis : dict
         How many missing runs were estimated from each kind of match.
+    n_scaled_up : int
+        Missing runs priced from runs with a smaller budget, scaled linearly:
+        their prices are lower bounds, since a GP loop's iterations grow dearer
+        with the number of observations.
     """
 
     n_runs: int
@@ -436,6 +440,12 @@ class CostEstimate:
     cpu_seconds: float
     n_unestimated: int
     basis: dict
+    n_scaled_up: int = 0
+
+    @property
+    def is_lower_bound(self):
+        """True when every estimated price was scaled up from a smaller budget."""
+        return 0 < self.n_scaled_up == self.n_missing - self.n_unestimated
 
     def wall_seconds(self, n_workers):
         """Estimated elapsed time on ``n_workers`` parallel workers (perfect load balance)."""
@@ -448,7 +458,10 @@ class CostEstimate:
         n_estimated = self.n_missing - self.n_unestimated
         if n_estimated:
             basis = ", ".join(f"{count} from {kind}" for kind, count in self.basis.items())
-            text += f"; about {format_seconds(self.cpu_seconds)} CPU for {n_estimated} of them ({basis})"
+            bound = "at least" if self.is_lower_bound else "about"
+            text += f"; {bound} {format_seconds(self.cpu_seconds)} CPU for {n_estimated} of them ({basis})"
+            if 0 < self.n_scaled_up < n_estimated:
+                text += f", a lower bound for the {self.n_scaled_up} priced from runs with a smaller budget"
         if self.n_unestimated:
             text += f"; no estimate for {self.n_unestimated} (no similar run recorded)"
         return text
@@ -473,9 +486,12 @@ def estimate_cost(configs, run_fn=None, paper_key=None):
     (all of them when several sets of settings are equally near), their costs
     scaled linearly where the budget differs (:data:`BUDGET_FIELDS`). So a
     paper-scale run is priced from paper-scale runs of another method before
-    quick runs of its own method, which differ in every budget. Runs of another
-    paper never count; a missing run with no cached run of its paper is
-    unestimated. The estimate says which settings differed for how many runs.
+    quick runs of its own method, which differ in every budget. A price scaled
+    up from a smaller budget is a lower bound (a GP loop's iterations grow
+    dearer with n), and the estimate says "at least" for it; the runner computes
+    a grid seed by seed, so one run of each setting soon prices the rest. Runs
+    of another paper never count; a missing run with no cached run of its paper
+    is unestimated. The estimate says which settings differed for how many runs.
 
     Parameters
     ----------
@@ -499,14 +515,14 @@ def estimate_cost(configs, run_fn=None, paper_key=None):
     recorded = _recorded_runs([paper_key] if paper_key is not None else _papers(unique), version)
     cached_keys = {run.key for run in recorded}
     missing = {key: config for key, config in unique.items() if key not in cached_keys}
-    estimates = _estimates(missing, recorded)
+    estimates = [estimate for estimate in _estimates(missing, recorded).values() if estimate is not None]
     basis = defaultdict(int)
-    for estimate in estimates.values():
-        if estimate is not None:
-            basis[estimate[1]] += 1
+    for _, kind, _ in estimates:
+        basis[kind] += 1
     return CostEstimate(n_runs=len(unique), n_cached=len(unique) - len(missing), n_missing=len(missing),
-                        cpu_seconds=sum(estimate[0] for estimate in estimates.values() if estimate is not None),
-                        n_unestimated=sum(estimate is None for estimate in estimates.values()), basis=dict(basis))
+                        cpu_seconds=sum(seconds for seconds, _, _ in estimates),
+                        n_unestimated=len(missing) - len(estimates), basis=dict(basis),
+                        n_scaled_up=sum(scaled_up for _, _, scaled_up in estimates))
 
 
 def _papers(configs_by_key):
@@ -520,7 +536,10 @@ def _recorded_runs(papers, code_version=None):
 
 
 def _estimates(configs_by_key, recorded):
-    """``{key: (CPU seconds, kind of match) or None}`` for runs, from the recorded runs (see estimate_cost)."""
+    """``{key: (CPU seconds, kind of match, scaled up) or None}`` for runs, from the recorded runs.
+
+    See :func:`estimate_cost`.
+    """
     costs, settings_of = defaultdict(list), {}
     for run in recorded:
         settings = _settings(run.config)
@@ -546,7 +565,8 @@ def _nearest_estimate(settings, costs, settings_of):
     """Mean cost of the recorded settings of the same paper that differ from ``settings`` in the fewest fields.
 
     A differing budget (:data:`BUDGET_FIELDS`) scales the recorded cost
-    linearly, a lower bound for a GP loop whose iterations grow dearer with n.
+    linearly, a lower bound for a GP loop whose iterations grow dearer with n;
+    the third element of the result says whether any cost was scaled up.
     """
     differences = {}
     for recorded_key, recorded in settings_of.items():
@@ -559,14 +579,15 @@ def _nearest_estimate(settings, costs, settings_of):
         return None
     fewest = min(len(names) for names in differences.values())
     nearest = [key for key, names in differences.items() if len(names) == fewest]
-    seconds = float(np.mean([cost * _budget_ratio(settings, settings_of[key], differences[key])
-                             for key in nearest for cost in costs[key]]))
+    ratios = {key: _budget_ratio(settings, settings_of[key], differences[key]) for key in nearest}
+    seconds = float(np.mean([cost * ratios[key] for key in nearest for cost in costs[key]]))
+    scaled_up = any(ratio > 1 for ratio in ratios.values())
     if fewest == 0:
-        return seconds, "runs with the same settings"
+        return seconds, "runs with the same settings", scaled_up
     differing = {name for key in nearest for name in differences[key]}
     if len(differing) == 1:
-        return seconds, f"runs differing in {differing.pop()}"
-    return seconds, f"runs differing in {fewest} setting{'s' if fewest > 1 else ''}"
+        return seconds, f"runs differing in {differing.pop()}", scaled_up
+    return seconds, f"runs differing in {fewest} setting{'s' if fewest > 1 else ''}", scaled_up
 
 
 def _budget_ratio(settings, recorded, differing):

@@ -232,6 +232,26 @@ def test_estimate_cost_scales_runs_of_another_budget_linearly():
     assert estimate.cpu_seconds == 15.0 and estimate.basis == {"runs differing in budget": 2}
 
 
+def test_a_price_scaled_up_from_a_smaller_budget_is_called_a_lower_bound():
+    store.save_run(toy_config(0, budget=6), toy_run(toy_config(0, budget=6)), wall_time=5.0, code_version=1)
+    estimate = runner.estimate_cost(grid(n_seeds=2, budget=9))
+    assert estimate.n_scaled_up == 2 and "at least 15 s CPU" in str(estimate)
+
+
+def test_a_price_scaled_down_from_a_larger_budget_is_no_lower_bound():
+    store.save_run(toy_config(0, budget=9), toy_run(toy_config(0, budget=9)), wall_time=9.0, code_version=1)
+    estimate = runner.estimate_cost(grid(n_seeds=2, budget=6))
+    assert estimate.n_scaled_up == 0 and "about 12 s CPU" in str(estimate)
+
+
+def test_an_estimate_names_the_runs_it_prices_low():
+    store.save_run(toy_config(0, budget=6), toy_run(toy_config(0, budget=6)), wall_time=5.0, code_version=1)
+    store.save_run(toy_config(0, method="b"), toy_run(toy_config(0, method="b")), wall_time=2.0, code_version=1)
+    estimate = runner.estimate_cost(grid(n_seeds=1, budget=9) + grid(n_seeds=2, method="b"))
+    assert estimate.n_scaled_up == 1
+    assert str(estimate).endswith("a lower bound for the 1 priced from runs with a smaller budget")
+
+
 def test_estimate_cost_prefers_one_differing_setting_to_two():
     # A paper-scale run of another method is a better guide than a quick run of the same method.
     near, far = toy_config(0, method="b", budget=9), {**toy_config(0, budget=6), "experiment": "quick"}
