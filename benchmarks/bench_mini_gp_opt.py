@@ -35,7 +35,8 @@ def config(problem, method, seed, horizon):
     return {"paper": experiment.PAPER, "experiment": "nas" if problem == experiment.NAS_PROBLEM else "bbob",
             "problem": problem, "method": method, "seed": seed, "T": horizon, "threshold": settings["threshold"],
             "bandwidth_factor": settings["bandwidth_factor"], "noise_beta": settings["noise_beta"],
-            "epsilon_a": settings["epsilon_a"], "epsilon_b": settings["epsilon_b"]}
+            # One setting of epsilon-greedy's grid: its cost does not depend on (a, b).
+            **({"epsilon_a": 1.0, "epsilon_b": 0.5} if method == "epsilon-greedy" else {})}
 
 
 def main():

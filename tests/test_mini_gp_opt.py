@@ -15,6 +15,8 @@ from common.methods.mini_gp_opt import (
     gp_bucb,
     mini_meta,
     switch_bound,
+    switch_bound_of_the_proof,
+    variances_along_steps,
 )
 
 RNG = np.random.default_rng(0)
@@ -79,12 +81,24 @@ def test_no_posterior_variance_shrinks_by_more_than_c_squared_in_an_epoch(acquis
 
 
 @pytest.mark.parametrize("acquisition", ["UCB", "EI"])
-def test_the_number_of_switches_obeys_lemma_4_3(acquisition):
+def test_the_number_of_switches_obeys_lemma_4_3_before_its_last_relaxation(acquisition):
+    # h <= 2 C^2 / (C^2 - 1) sum_s sigma~^2_{s-1}(x_s) (App. A.2), the epoch the horizon cuts left out; the stated
+    # bound's (1 + kappa^2 / lambda) makes it exceed T at this lambda, so only this step can fail.
     threshold = 1.1
     record = mini_meta(KERNEL, ARMS, _pull, LAM, 500, np.random.default_rng(4), acquisition=acquisition,
                        threshold=threshold)
     assert sum(record.lengths) == 500
-    assert len(record.arms) <= switch_bound(record.logdet, threshold, LAM)
+    assert len(record.arms) - 1 <= switch_bound_of_the_proof(record.chosen_variance[:-1], record.lengths[:-1],
+                                                              threshold)
+    assert switch_bound(record.logdet, threshold, LAM) > 500
+
+
+def test_the_variances_along_the_steps_add_up_to_the_log_determinant():
+    # The chain rule: sum_s log(1 + sigma~^2_{s-1}(x_s)) = logdet(I + K_T / lambda).
+    record = mini_meta(KERNEL, ARMS, _pull, LAM, 300, np.random.default_rng(12), threshold=1.3)
+    along = variances_along_steps(record.chosen_variance, record.lengths)
+    assert len(along) == 300
+    assert np.log1p(along).sum() == pytest.approx(record.logdet, rel=1e-10)
 
 
 def test_the_sequential_variant_switches_every_step():
@@ -110,6 +124,11 @@ def test_greedy_without_exploration_keeps_the_best_empirical_arm():
 
     arms = epsilon_greedy(deterministic, len(ARMS), 30, np.random.default_rng(7), a=0.0).arms
     assert arms == [arms[0]] * 30
+
+
+def test_greedy_starts_from_the_repetitions_first_arm():
+    record = epsilon_greedy(_pull, len(ARMS), 5, np.random.default_rng(8), a=10.0, first_arm=17)
+    assert record.arms[0] == 17
 
 
 def test_bad_settings_name_the_parameter():
@@ -258,6 +277,22 @@ def test_table1_search_marks_the_lowest_mean_regret_and_blanks_unused_settings()
     assert search["at grid edge"].tolist() == [False, False]  # 1 and 2 are inside the bandwidth grid
     tied = experiment.table1_search(pd.DataFrame([{**row, "normalized_regret": 0.3} for row in rows]))
     assert tied["best"].sum() == 1  # one pick per method, also when settings tie
+
+
+def test_the_tuned_epsilon_greedy_is_the_setting_with_the_lowest_mean_regret_per_problem():
+    import pandas as pd
+    from common.experiments import mini_gp_opt as experiment
+    rows = [{"run_key": f"{problem}{a}{seed}", "eval": 0, "experiment": "bbob", "problem": problem,
+             "method": "epsilon-greedy", "epsilon_a": a, "epsilon_b": 0.5, "seed": seed, "normalized_regret": regret}
+            for problem, a, seed, regret in [("f1", 1.0, 0, 0.5), ("f1", 1.0, 1, 0.3), ("f1", 10.0, 0, 0.2),
+                                             ("f1", 10.0, 1, 0.7), ("f2", 1.0, 0, 0.9), ("f2", 10.0, 0, 0.1)]]
+    rows.append({"run_key": "gp", "eval": 0, "experiment": "bbob", "problem": "f1", "method": "GP-UCB", "seed": 0,
+                 "normalized_regret": 0.4})
+    tuned = experiment.with_tuned_epsilon_greedy(pd.DataFrame(rows))
+    greedy = tuned[tuned["method"] == "epsilon-greedy"].set_index(["problem", "seed"])["epsilon_a"]
+    assert greedy.to_dict() == {("f1", 0): 1.0, ("f1", 1): 1.0, ("f2", 0): 10.0}
+    assert (tuned["method"] == "GP-UCB").sum() == 1
+    assert len(experiment.with_tuned_epsilon_greedy(tuned)) == len(tuned)
 
 
 def test_pathwise_samples_from_exact_prior_draws_have_the_posterior_mean_and_variance():

@@ -26,8 +26,16 @@ def nas_runs(regret=lambda method: 0.5, unique=lambda method: 100, gap=lambda me
                 rows.append({"experiment": "nas", "problem": experiment.NAS_PROBLEM, "method": method, "seed": seed,
                              "run_key": f"{method}-{seed}", "eval": eval_index, "step": step,
                              "normalized_regret": regret(method) + spread, "unique": q,
-                             "switches": q + gap(method, step)})
+                             "switches": q + gap(method, step),
+                             **({"epsilon_a": 1.0, "epsilon_b": 0.5} if method == "epsilon-greedy" else {})})
     return pd.DataFrame(rows)
+
+
+def with_untuned_epsilon_greedy(table, regret):
+    """``table`` plus epsilon-greedy runs at a second (a, b) setting whose final R_T/T is ``regret``."""
+    greedy = table[table["method"] == "epsilon-greedy"].assign(epsilon_a=10.0, normalized_regret=regret)
+    greedy["run_key"] = greedy["run_key"] + "-a10"
+    return pd.concat([table, greedy], ignore_index=True)
 
 
 def verdict(spec, table):
@@ -38,6 +46,27 @@ def test_mini_better_than_epsilon_greedy_is_reproduced_and_a_tie_is_not(specs):
     better = nas_runs(lambda method: 0.3 if method.startswith("MINI") else 0.5)
     assert verdict(specs["nas-regret-vs-egreedy-MINI-GP-UCB"], better) == "reproduced"
     assert verdict(specs["nas-regret-vs-egreedy-MINI-GP-UCB"], nas_runs()) == "not reproduced"
+
+
+def test_mini_is_compared_with_the_tuned_epsilon_greedy(specs):
+    better = nas_runs(lambda method: 0.3 if method.startswith("MINI") else 0.5)
+    assert verdict(specs["nas-regret-vs-egreedy-MINI-GP-UCB"], with_untuned_epsilon_greedy(better, 0.9)) == "reproduced"
+    assert verdict(specs["nas-regret-vs-egreedy-MINI-GP-UCB"], with_untuned_epsilon_greedy(better, 0.1)) == (
+        "not reproduced")
+
+
+def test_switching_does_no_harm_unless_mini_is_significantly_worse_than_gp_ucb(specs):
+    assert verdict(specs["nas-switching-no-harm"], nas_runs()) == "reproduced"
+    worse = nas_runs(lambda method: 0.7 if method == "MINI-GP-UCB" else 0.5)
+    assert verdict(specs["nas-switching-no-harm"], worse) == "not reproduced"
+
+
+def test_bbkb_few_unique_needs_fewer_than_both_exact_gp_methods(specs):
+    fewer = nas_runs(unique=lambda method: 50 if method == "BBKB" else 100)
+    assert verdict(specs["nas-bbkb-few-unique"], fewer) == "reproduced"
+    one = nas_runs(unique=lambda method: {"BBKB": 50, "GP-UCB": 100}.get(method, 50))
+    assert verdict(specs["nas-bbkb-few-unique"], one) == "partly reproduced"
+    assert verdict(specs["nas-bbkb-few-unique"], nas_runs()) == "not reproduced"
 
 
 def test_comparable_to_bbkb_fails_only_when_significantly_worse(specs):
@@ -84,6 +113,24 @@ def test_faster_needs_every_repeat_faster_than_bbkb(specs, tmp_path, monkeypatch
     assert verdict(specs["nas-faster-MINI-GP-UCB"], nas_runs()) == "reproduced"
     _record(tmp_path, monkeypatch, lambda problem, name: 10.0)
     assert verdict(specs["nas-faster-MINI-GP-UCB"], nas_runs()) == "not reproduced"
+
+
+def test_the_runtime_gap_must_stay_below_a_tenth_of_the_theorys(specs, tmp_path, monkeypatch):
+    # At T = 10,000 and |A| = 2,441 arms the theory's ratio is about 1,962.
+    _record(tmp_path, monkeypatch, lambda problem, name: 1.0 if name.startswith("MINI") else 20.0)
+    assert verdict(specs["nas-runtime-gap"], nas_runs()) == "reproduced"
+    _record(tmp_path, monkeypatch, lambda problem, name: 1.0 if name.startswith("MINI") else 500.0)
+    assert verdict(specs["nas-runtime-gap"], nas_runs()) == "not reproduced"
+
+
+def test_rosenbrock_as_well_as_epsilon_greedy_fails_both_ways(specs):
+    def bbob_runs(regret):
+        table = nas_runs(regret).assign(experiment="bbob", problem="Rosenbrock f104")
+        return table[table["method"].isin(PAPER_PARAMS["bbob_methods"])]
+    spec = specs["bbob-rosenbrock-egreedy"]
+    assert verdict(spec, bbob_runs(lambda method: 0.5)) == "reproduced"
+    assert verdict(spec, bbob_runs(lambda method: 0.3 if method != "epsilon-greedy" else 0.5)) == "not reproduced"
+    assert verdict(spec, bbob_runs(lambda method: 0.7 if method != "epsilon-greedy" else 0.5)) == "not reproduced"
 
 
 def test_comparable_runtime_allows_a_quarter_more_time(specs, tmp_path, monkeypatch):

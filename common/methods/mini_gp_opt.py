@@ -320,7 +320,27 @@ def switch_bound(logdet, threshold, lam, kappa2=1.0):
     return 2.0 * threshold**2 / (threshold**2 - 1.0) * (1.0 + kappa2 / lam) * logdet
 
 
-def epsilon_greedy(pull, n_arms, horizon, rng, a=1.0, b=0.5):
+def variances_along_steps(chosen_variance, lengths):
+    """sigma~^2_{s-1}(x_s) at every step s of MINI-META's epochs (the sum in the proof of Lemma 4.3, App. A.2).
+
+    Epoch j evaluates one arm B_j times. Chosen at sigma~^2 = v_j, the arm has
+    sigma~^2 = v_j / (1 + m v_j) before its (m+1)-th evaluation of the epoch:
+    m more rows of the same arm add m / lambda to its posterior precision (eq. 4).
+    The chain rule gives sum_s log(1 + sigma~^2_{s-1}(x_s)) = logdet(I + K_T / lambda).
+    """
+    return np.concatenate([v / (1.0 + np.arange(n) * v) for v, n in zip(chosen_variance, lengths)])
+
+
+def switch_bound_of_the_proof(chosen_variance, lengths, threshold):
+    """The proof's bound before its last relaxation (App. A.2): h <= 2 C^2 / (C^2 - 1) sum_s sigma~^2_{s-1}(x_s).
+
+    It holds for epochs sized by the rule; the last epoch of a run, which the
+    horizon may cut, is left out by the caller (the paper assumes T ends an epoch).
+    """
+    return 2.0 * threshold**2 / (threshold**2 - 1.0) * variances_along_steps(chosen_variance, lengths).sum()
+
+
+def epsilon_greedy(pull, n_arms, horizon, rng, a=1.0, b=0.5, first_arm=None):
     """epsilon-greedy on the arms: with probability min(1, a / t^b) a uniform arm, else the best empirical mean.
 
     Parameters
@@ -328,6 +348,8 @@ def epsilon_greedy(pull, n_arms, horizon, rng, a=1.0, b=0.5):
     pull : callable ``pull(arm, n, rng) -> (n,)``.
     n_arms, horizon : int
     a, b : float, the schedule epsilon_t = min(1, a / t^b).
+    first_arm : int, optional
+        The arm of step 1 (a uniform arm if None).
 
     Returns
     -------
@@ -337,7 +359,9 @@ def epsilon_greedy(pull, n_arms, horizon, rng, a=1.0, b=0.5):
     record, clock = EpochRecord(), AlgorithmClock()
     for t in range(1, horizon + 1):
         pulled = np.flatnonzero(counts)
-        if pulled.size == 0 or rng.random() < min(1.0, a / t**b):
+        if t == 1 and first_arm is not None:
+            arm = int(first_arm)
+        elif pulled.size == 0 or rng.random() < min(1.0, a / t**b):
             arm = int(rng.integers(n_arms))
         else:
             arm = int(pulled[argmax_random_ties(sums[pulled] / counts[pulled], rng)])
