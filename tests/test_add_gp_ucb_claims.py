@@ -45,6 +45,22 @@ def test_a_clearly_best_add_star_reproduces_and_a_clearly_worst_one_does_not():
     assert _verdicts(_table({"Add-*": 30, **others}))["star-best-(10,3,3)"] == "not reproduced"
 
 
+def test_add_star_performs_best_only_if_it_also_beats_direct_and_random_search():
+    others = {"RAND": 20, "GP-UCB": 10, "Add-1/24": 12, "Add-3/8": 8, "Add-6/4": 6, "Add-12/2": 7}
+    best = _verdicts(_table({"Add-*": 2, "DiRect": 15, **others}, problem="(24,6,4)"))
+    behind_direct = _verdicts(_table({"Add-*": 2, "DiRect": 1, **others}, problem="(24,6,4)"))
+    assert best["star-best-(24,6,4)"] == "reproduced"
+    assert behind_direct["star-best-(24,6,4)"] != "reproduced"
+
+
+def test_small_d_means_three_to_six_not_one():
+    # Add-1/24 far ahead of Add-* does not count; Add-3/8 and Add-6/4 level with it make the claim fail.
+    table = _table({"Add-*": 5, "Add-1/24": 1, "Add-3/8": 5, "Add-6/4": 5, "Add-12/2": 9}, problem="(24,11,2)")
+    assert _verdicts(table)["small-d-beats-star-(24,11,2)"] == "not reproduced"
+    ahead = _table({"Add-*": 5, "Add-1/24": 9, "Add-3/8": 2, "Add-6/4": 2, "Add-12/2": 9}, problem="(24,11,2)")
+    assert _verdicts(ahead)["small-d-beats-star-(24,11,2)"] == "reproduced"
+
+
 def test_one_cell_claims_follow_the_paired_comparison():
     verdicts = _verdicts(_table({"GP-UCB": 10, "Add-3/4": 6, "Add-5/2": 12, "Add-1/10": 12, "Add-*": 2}))
     assert verdicts["beats-gp-ucb-Add-3/4-(10,3,3)"] == "reproduced"

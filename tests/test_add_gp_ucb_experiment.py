@@ -78,3 +78,16 @@ def test_the_paper_grid_runs_every_figure_5_method_ten_times():
         methods = experiment.real_world_methods(problem, experiment.SCALES["paper"])
         assert {c["method"] for c in grid if c["problem"] == problem} == set(methods)
         assert sum(c["problem"] == problem for c in grid) == 10 * (len(methods) - 1) + 1
+
+
+def test_the_configurations_and_set_up_are_the_papers():
+    from common import claims
+    numbers = claims.load_paper_numbers("add_gp_ucb")
+    shape = numbers[numbers["table"].isin(["fig3", "fig4"])].pivot(index="configuration", columns="parameter",
+                                                                    values="value")
+    transcribed = {(int(row["D"]), int(row["d'"]), int(row["M'"])) for _, row in shape.iterrows()}
+    assert transcribed == set(experiment.CONFIGURATIONS)
+    figure_3 = numbers.loc[numbers["table"] == "fig3", "configuration"].unique().tolist()
+    assert figure_3 == experiment.FIGURE_3
+    setup = numbers[numbers["table"] == "setup"].set_index("parameter")["value"]
+    assert (setup["N_init"], setup["N_cyc"]) == (experiment.N_INIT, experiment.RELEARN_EVERY)
