@@ -148,6 +148,36 @@ def test_the_practical_algorithm_relearns_on_schedule_with_groups_of_d():
     assert kernels[0] is kernels[1] is kernels[2] and kernels[3] is not kernels[2]  # relearned before iteration 4
 
 
+def test_the_papers_literal_start_fixes_the_bandwidth_until_the_first_relearning():
+    def objective(Z):
+        return np.sin(3 * Z[:, 0]) - Z[:, 3] ** 2
+
+    bounds = np.tile([-1.0, 1.0], (4, 1))
+    method = PracticalAddGPUCB(bounds, max_evals=100, group_dim=2, relearn_every=3, n_init=5, initial_bandwidth=1e-5)
+    start_groups = [list(g) for g in method.kernel.groups]
+    bandwidths, groups = [], []
+    original = method.fit_model
+
+    def watched(X, y, rng):
+        gp = original(X, y, rng)
+        bandwidths.append(float(method.kernel.base.lengthscale[0]))
+        groups.append([list(g) for g in method.kernel.groups])
+        return gp
+
+    method.fit_model = watched
+    run_bo(objective, bounds, method, 5, 5, np.random.default_rng(3), np.random.default_rng(4))
+    assert bandwidths[:3] == [1e-5] * 3 and groups[:3] == [start_groups] * 3
+    assert bandwidths[3] != 1e-5  # learned before iteration 4
+
+
+def test_the_prior_mean_is_the_mean_of_y_or_zero():
+    bounds = np.tile([-1.0, 1.0], (2, 1))
+    assert PracticalAddGPUCB(bounds, 50, group_dim=1).gp_options["y_transform"] == "center"
+    assert PracticalAddGPUCB(bounds, 50, group_dim=1, prior_mean="zero").gp_options["y_transform"] == "none"
+    with pytest.raises(ValueError, match="prior_mean"):
+        PracticalAddGPUCB(bounds, 50, group_dim=1, prior_mean="median")
+
+
 # Table 1 (b) of the add_gp_ucb spec: the same bounds evaluated independently, rounded as printed there.
 SPEC_LOG10_BOUNDS = {
     (24, 6): [(27.6, 7.4, 10.57, 5.74), (30.4, 8.6, 11.74, 6.87), (32.5, 9.6, 12.86, 7.94)],

@@ -91,3 +91,23 @@ def test_the_configurations_and_set_up_are_the_papers():
     assert figure_3 == experiment.FIGURE_3
     setup = numbers[numbers["table"] == "setup"].set_index("parameter")["value"]
     assert (setup["N_init"], setup["N_cyc"]) == (experiment.N_INIT, experiment.RELEARN_EVERY)
+
+
+def test_the_ablation_must_run_on_seeds_the_synthetic_block_ran():
+    params = {**experiment.SCALES["quick"], "scale": "quick", "ablation_configuration": "(40,5,8)"}
+    with pytest.raises(ValueError, match="ablation_configuration"):
+        experiment.make_grid(params)
+
+
+def test_the_ablation_table_pairs_each_ablated_run_with_the_default_run_of_its_seed():
+    import pandas as pd
+    params = {**experiment.SCALES["quick"], "scale": "quick", "ablation_runs": 2}
+    rows = [{"run_key": f"{kind}{name}{method}{seed}", "eval": 0, "experiment": kind, "problem": "(24,6,4)",
+             "method": method, "seed": seed, "ablation": name, "simple_regret": regret}
+            for method in experiment.ablation_methods(params)
+            for kind, name, seed, regret in [("synthetic", None, 0, 5.0), ("synthetic", None, 1, 1.0),
+                                             ("synthetic", None, 2, 0.0)]
+            + [("ablation", name, seed, 2.0) for name in experiment.ABLATIONS for seed in (0, 1)]]
+    ablation = experiment.ablation_table(pd.DataFrame(rows), params)
+    assert (ablation["S_T default"] == 3.0).all() and (ablation["S_T ablated"] == 2.0).all()
+    assert (ablation["seeds lower when ablated"] == "1 of 2").all()

@@ -28,6 +28,7 @@ paper's acquisition budgets: 500 (450 for Add-d/M) on SDSS, 1000 (900) on
 Viola-Jones. A run stores f and the best value found so far.
 """
 import numpy as np
+import pandas as pd
 
 from common.bo import initial_design, run_bo
 from common.methods.add_gp_ucb import PracticalAddGPUCB, PracticalGPEI, RemboObjective
@@ -79,12 +80,18 @@ def add_label(dim, group_dim):
 
 _PAPER = dict(configurations=[configuration_name(*c) for c in CONFIGURATIONS], T_bo=400, n_runs=20,
               budget_scale=1.0, n_dec_factor=5, add_dims=None, real_world=list(REAL_WORLD), real_world_T=400,
-              real_world_runs=10)
+              real_world_runs=10, ablation_configuration="(24,6,4)", ablation_runs=10)
+# The ablation of two choices the paper's text and the authors' code disagree on (spec §2.5, §8), each alone
+# against the synthetic block's runs of the same seeds: the paper's literal first 25 iterations (h = 1e-5, nothing
+# learned) and the zero prior mean of the authors' demo scripts.
+ABLATIONS = {"first 25 at h = 1e-5": {"initial_bandwidth": 1e-5}, "zero prior mean": {"prior_mean": "zero"}}
 SCALES = {
     "smoke": {**_PAPER, "configurations": ["(10,3,3)"], "T_bo": 6, "n_runs": 1, "budget_scale": 0.1, "n_dec_factor": 1,
-              "add_dims": {"10": [3]}, "real_world": [SDSS], "real_world_T": 4, "real_world_runs": 1},
+              "add_dims": {"10": [3]}, "real_world": [SDSS], "real_world_T": 4, "real_world_runs": 1,
+              "ablation_configuration": "(10,3,3)", "ablation_runs": 1},
     "quick": {**_PAPER, "configurations": ["(10,3,3)", "(24,6,4)"], "T_bo": 60, "n_runs": 3, "budget_scale": 0.25,
-              "n_dec_factor": 2, "add_dims": {"10": [3], "24": [6]}, "real_world_T": 30, "real_world_runs": 2},
+              "n_dec_factor": 2, "add_dims": {"10": [3], "24": [6]}, "real_world_T": 30, "real_world_runs": 2,
+              "ablation_runs": 3},
     "paper": _PAPER,
 }
 PUBLISHED = {"scale": "quick"}
@@ -108,6 +115,7 @@ ALLOWED = {
     "configurations": list(BY_NAME), "T_bo": range(1, 1001), "n_runs": range(1, 101),
     "budget_scale": _check_budget_scale, "n_dec_factor": range(1, 21), "add_dims": _check_add_dims,
     "real_world": list(REAL_WORLD), "real_world_T": range(1, 1001), "real_world_runs": range(0, 101),
+    "ablation_configuration": list(BY_NAME), "ablation_runs": range(0, 101),
 }
 
 
@@ -133,6 +141,7 @@ def make_grid(params):
             grid += [{"paper": PAPER, "experiment": "synthetic", "problem": name, "method": method, "seed": seed,
                       "T_bo": params["T_bo"], "budget_scale": params["budget_scale"],
                       "n_dec_factor": params["n_dec_factor"]} for seed in seeds]
+    grid += ablation_grid(params)
     for problem in params["real_world"] if params["real_world_runs"] else []:
         for method in real_world_methods(problem, params):
             seeds = [0] if method == "DiRect" else range(params["real_world_runs"])
@@ -140,6 +149,47 @@ def make_grid(params):
                       "T_bo": params["real_world_T"], "budget_scale": params["budget_scale"],
                       "n_dec_factor": params["n_dec_factor"]} for seed in seeds]
     return grid
+
+
+def ablation_methods(params):
+    """The ablation's methods: GP-UCB, Add-* and Add-d'/M' (the Add-d/M with the function's own group size)."""
+    dim, group_dim, _ = BY_NAME[params["ablation_configuration"]]
+    return ["GP-UCB", "Add-*", add_label(dim, group_dim)]
+
+
+def ablation_grid(params):
+    """The runs of :data:`ABLATIONS` on ``ablation_configuration``, seeds 0 to ``ablation_runs`` - 1; the
+    synthetic block runs the same seeds with the default choices (its configurations must include this one)."""
+    if not params["ablation_runs"]:
+        return []
+    if params["ablation_configuration"] not in params["configurations"] or params["ablation_runs"] > params["n_runs"]:
+        raise ValueError(f"ablation_configuration {params['ablation_configuration']!r} must be one of configurations "
+                         f"{params['configurations']} and ablation_runs ({params['ablation_runs']}) at most n_runs "
+                         f"({params['n_runs']}): the ablation is compared with those runs")
+    return [{"paper": PAPER, "experiment": "ablation", "problem": params["ablation_configuration"], "method": method,
+             "seed": seed, "T_bo": params["T_bo"], "budget_scale": params["budget_scale"],
+             "n_dec_factor": params["n_dec_factor"], "ablation": name, **choices}
+            for name, choices in ABLATIONS.items() for method in ablation_methods(params)
+            for seed in range(params["ablation_runs"])]
+
+
+def ablation_table(table, params):
+    """Per method and ablation: the mean final S_T with the default choices and with the ablated one over the
+    same seeds, and on how many seeds the ablated choice ends lower (paired by seed)."""
+    finals = table.loc[table.groupby("run_key")["eval"].idxmax()]
+    problem, seeds = params["ablation_configuration"], range(params["ablation_runs"])
+    default = finals[(finals["experiment"] == "synthetic") & (finals["problem"] == problem)
+                     & finals["seed"].isin(seeds)]
+    rows = []
+    for name in ABLATIONS:
+        for method in ablation_methods(params):
+            base = default[default["method"] == method].set_index("seed")["simple_regret"]
+            ablated = finals[(finals["experiment"] == "ablation") & (finals["ablation"] == name)
+                             & (finals["method"] == method)].set_index("seed")["simple_regret"]
+            lower = int((ablated < base.reindex(ablated.index)).sum())
+            rows.append({"ablation": name, "method": method, "seeds": len(ablated), "S_T default": base.mean(),
+                         "S_T ablated": ablated.mean(), "seeds lower when ablated": f"{lower} of {len(ablated)}"})
+    return pd.DataFrame(rows)
 
 
 class OnSymmetricBox:
@@ -193,18 +243,20 @@ def make_method(config, problem):
     else:
         full = min(5000, 100 * dim) * config["budget_scale"]
     method = config["method"]
+    # The ablation's choices (ABLATIONS); absent from every other run's configuration.
+    choices = {"initial_bandwidth": config.get("initial_bandwidth"), "prior_mean": config.get("prior_mean", "mean")}
     if method == "GP-EI":
         return PracticalGPEI(problem.bounds, int(full), relearn_every=RELEARN_EVERY, n_init=N_INIT)
     if method in ("GP-UCB", "REMBO"):
         return PracticalAddGPUCB(problem.bounds, int(full), groups=[np.arange(dim)], name=method,
-                                 relearn_every=RELEARN_EVERY, n_init=N_INIT)  # REMBO: on the embedding's box
+                                 relearn_every=RELEARN_EVERY, n_init=N_INIT, **choices)  # REMBO: on the embedding's box
     if method == "Add-*":
         return PracticalAddGPUCB(problem.bounds, int(full), groups=list(problem.groups), name=method,
-                                 relearn_every=RELEARN_EVERY, n_init=N_INIT)
+                                 relearn_every=RELEARN_EVERY, n_init=N_INIT, **choices)
     group_dim = int(method.split("/")[0].removeprefix("Add-"))
     return PracticalAddGPUCB(problem.bounds, int(0.9 * full), group_dim=group_dim,
                              n_decompositions=config["n_dec_factor"] * dim, relearn_every=RELEARN_EVERY,
-                             n_init=N_INIT)
+                             n_init=N_INIT, **choices)
 
 
 class _Enough(Exception):

@@ -78,7 +78,8 @@ def what_ran(params):
 
 
 def final_regrets(table, column="simple_regret"):
-    """One row per run: problem, method, seed and the final ``column``."""
+    """One row per run of Figures 3-5 (the ablation's runs left out): problem, method, seed and the final ``column``."""
+    table = table[table["experiment"].isin(["synthetic", "real_world"])]
     last = table.loc[table.groupby("run_key")["eval"].idxmax()]
     return last.reindex(columns=["problem", "method", "seed", column]).rename(columns={column: "value"})
 
@@ -418,8 +419,19 @@ def _real_world_bullet(table, params, verdicts):
             f"claims: {_block_verdicts(verdicts, 'real_world')}.")
 
 
+def _ablation_bullet(table, params):
+    if not (table["experiment"] == "ablation").any():
+        return None
+    rows = experiment.ablation_table(table, params)
+    parts = [f"{row['ablation']}, {row['method']}: {row['S_T default']:.3g} -> {row['S_T ablated']:.3g} (lower on "
+             f"{row['seeds lower when ablated']} seeds)" for _, row in rows.iterrows()]
+    return (f"* **The two choices the text and the code disagree on (ablation, {params['ablation_configuration']}).** "
+            f"Mean final S_T with the code's choice -> the other: {'; '.join(parts)}.")
+
+
 def findings(table, params, verdicts):
     """What the numbers show (:func:`common.claims.findings_markdown`), from the tidy ``table`` of runs, the
     resolved ``params`` and the ``verdicts`` of :func:`judge` on the same runs; each block with the scale it ran at."""
     return claims.findings_markdown(claims.scales_ran(what_ran(params)), [
-        *_synthetic_bullets(table, params, verdicts), _real_world_bullet(table, params, verdicts)])
+        *_synthetic_bullets(table, params, verdicts), _ablation_bullet(table, params),
+        _real_world_bullet(table, params, verdicts)])

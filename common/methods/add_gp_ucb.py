@@ -253,6 +253,10 @@ def learn_decomposition(likelihood, group_dim, n_decompositions, log_bounds, rng
     return fit_scale_and_bandwidth(likelihood, candidates[int(np.argmax(scores))], log_bounds)
 
 
+# The prior means of the practical algorithm and the GP's y_transform that gives each.
+PRIOR_MEANS = {"mean": "center", "zero": "none"}
+
+
 class PracticalAddGPUCB(AddGPUCB):
     """Add-GP-UCB as the paper runs it (Algorithm 2): hyperparameters and decomposition relearned every
     ``relearn_every`` BO iterations (before iterations 1, 26, 51, ...), and at once, with a smaller upper bound
@@ -274,10 +278,21 @@ class PracticalAddGPUCB(AddGPUCB):
     n_decompositions : int, random decompositions scored at each relearning (the authors': 5 D).
     relearn_every : int, N_cyc.
     n_init : int, size of the initial design (it sets the noise and the sigma range).
+    initial_bandwidth : float, optional
+        The paper's literal first iterations (§5: "for the first 25 iterations we set the bandwidth to a small
+        value (10^-5)"): before BO iteration ``relearn_every + 1`` nothing is learned; h is this value, sigma
+        var(y_init) and the groups the starting ones. None (default): learned from iteration 1, as the
+        authors' code does.
+    prior_mean : {"mean", "zero"}, default "mean"
+        The constant prior mean: mean(y) (the authors' library default) or zero (their demo scripts).
     """
 
     def __init__(self, bounds, max_evals, *, group_dim=None, groups=None, n_decompositions=None,
-                 relearn_every=25, n_init=10, name=None):
+                 relearn_every=25, n_init=10, name=None, initial_bandwidth=None, prior_mean="mean"):
+        if prior_mean not in PRIOR_MEANS:
+            raise ValueError(f"prior_mean must be one of {list(PRIOR_MEANS)}; got {prior_mean!r}.")
+        if initial_bandwidth is not None and not initial_bandwidth > 0:
+            raise ValueError(f"initial_bandwidth must be None or a positive number; got {initial_bandwidth!r}.")
         bounds = np.asarray(bounds, dtype=float)
         if (group_dim is None) == (groups is None):
             raise ValueError("give exactly one of group_dim (Add-d/M: learned groups) and groups (a fixed "
@@ -289,16 +304,21 @@ class PracticalAddGPUCB(AddGPUCB):
         start = groups if groups is not None else random_decomposition(dim, group_dim, np.random.default_rng(0))
         label = name or (f"Add-{group_dim}/{-(-dim // group_dim)}" if group_dim else "Add-GP-UCB")
         super().__init__(AdditiveKernel(SquaredExponential(1.0), start), bounds, max_evals, name=label,
-                         y_transform="center", fit_hyperparameters=False)
+                         y_transform=PRIOR_MEANS[prior_mean], fit_hyperparameters=False)
         self.bandwidth_upper, self._small_std_streak, self._relearn_now = BANDWIDTH_RANGE[1], 0, False
+        self.initial_bandwidth, self._fixed_start = initial_bandwidth, False
 
     def fit_model(self, X, y, rng):
         n_observed = len(y) - self.n_init  # BO iterations so far
-        if n_observed % self.relearn_every == 0 or self._relearn_now:
+        # The authors' scale is std(y_init); where the initial values are all equal (a flat region), the
+        # spread of every observation so far, else 1, keeps the noise and sigma range positive.
+        spread = np.std(y[:self.n_init]) or np.std(y) or 1.0
+        self._fixed_start = self.initial_bandwidth is not None and n_observed < self.relearn_every
+        if self._fixed_start:
+            self.gp_options["noise_variance"] = 0.01 * spread
+            self.kernel = AdditiveKernel(SquaredExponential(self.initial_bandwidth, spread**2), self.kernel.groups)
+        elif n_observed % self.relearn_every == 0 or self._relearn_now:
             self._relearn_now = False
-            # The authors' scale is std(y_init); where the initial values are all equal (a flat region), the
-            # spread of every observation so far, else 1, keeps the noise and sigma range positive.
-            spread = np.std(y[:self.n_init]) or np.std(y) or 1.0
             self.gp_options["noise_variance"] = 0.01 * spread
             log_bounds = np.log([[BANDWIDTH_RANGE[0], self.bandwidth_upper],
                                  [0.03 * spread**2, 30.0 * spread**2]])
@@ -319,6 +339,8 @@ class PracticalAddGPUCB(AddGPUCB):
         """The authors' std-threshold rule (after Wang et al. 2013; spec §2.5): after 5 queries in a row where
         the posterior std of f is below 0.002, the bandwidth's upper bound becomes 0.9 h and the
         hyperparameters are relearned at once."""
+        if self._fixed_start:  # nothing is learned yet, so there is no bandwidth to bound
+            return
         std = self.last_gp.predict(x[None, :], return_std=True)[1][0]
         self._small_std_streak = self._small_std_streak + 1 if std < SMALL_STD else 0
         if self._small_std_streak >= SMALL_STD_STREAK:
