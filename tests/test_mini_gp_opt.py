@@ -314,3 +314,12 @@ def test_gp_bts_spends_the_horizon_in_batches_of_the_given_size():
     record = gp_bts(KERNEL, ARMS, _pull, LAM, 95, np.random.default_rng(13), batch_size=10, n_features=200)
     assert len(record.arms) == 95 == sum(record.batch_sizes)
     assert record.batch_sizes[1:-1] == [10] * (len(record.batch_sizes) - 2) and record.batch_sizes[-1] == 4
+
+
+def test_the_noise_ablation_runs_only_the_functions_whose_bbob_noise_differs_from_the_papers():
+    from common.experiments import mini_gp_opt as experiment
+    params = {**experiment.SCALES["paper"], "scale": "paper"}
+    levels = experiment.bbob_noise_levels(params)
+    assert levels == {"Ellipsoid f116": 1.0, "Schaffer f122": 1.0}  # f104 is moderate in BBOB too, f3 noise-free
+    runs = [c for c in experiment.make_grid(params) if c["experiment"] == "noise_ablation"]
+    assert {c["noise_beta"] for c in runs} == {1.0} and {c["problem"] for c in runs} == set(levels)

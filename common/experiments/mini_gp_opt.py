@@ -12,10 +12,13 @@ random arm. Two blocks:
 * ``bbob``: the noisy BBOB functions f104, f116, f122 and the separable
   Rastrigin f3 on the 22^3 grid of [-5, 5]^3 (Figs. 3 and 4).
 
-and one ablation, ``beta_ablation``: the GP methods on the NAS substitute with
+and two ablations: ``beta_ablation``, the GP methods on the NAS substitute with
 their theory beta multiplied by ``beta_ablation_scale``, on the first
 ``beta_ablation_seeds`` seeds of the ``nas`` block, to measure what the beta
-rules (the paper's, not tuned) do to batch sizes, cost and regret.
+rules (the paper's, not tuned) do to batch sizes, cost and regret; and
+``noise_ablation``, the BBOB functions whose own noise level differs from the
+paper's "moderate" (f116 and f122: BBOB's severe noise, beta = 1) run at
+BBOB's level, on the first ``noise_ablation_seeds`` seeds of the ``bbob`` block.
 
 The GP methods' hyperparameters are fixed, not grid-searched per method
 (the budget): l^2 is ``bandwidth_factor`` times the median squared distance
@@ -54,17 +57,17 @@ _PAPER = dict(
                                                      "epsilon-greedy"],
     T=10_000, n_seeds=40, threshold=1.1, bandwidth_factor=1.0, noise_beta=0.01,
     beta_ablation_methods=["MINI-GP-UCB", "GP-UCB", "GP-BUCB", "BBKB"], beta_ablation_scale=0.1,
-    beta_ablation_seeds=5, table1_methods=list(METHODS), table1_seeds=5, table1_T=1000,
+    beta_ablation_seeds=5, table1_methods=list(METHODS), table1_seeds=5, table1_T=1000, noise_ablation_seeds=5,
 )
 SCALES = {
     "smoke": {**_PAPER, "nas_methods": ["MINI-GP-UCB", "MINI-GP-EI", "BBKB", "epsilon-greedy"],
               "bbob_problems": ["Ellipsoid f116"],
               "bbob_methods": ["MINI-GP-UCB", "epsilon-greedy"], "T": 60, "n_seeds": 1,
-              "beta_ablation_methods": ["MINI-GP-UCB", "BBKB"], "beta_ablation_seeds": 1,
+              "beta_ablation_methods": ["MINI-GP-UCB", "BBKB"], "beta_ablation_seeds": 1, "noise_ablation_seeds": 0,
               "table1_methods": ["MINI-GP-UCB", "epsilon-greedy"], "table1_seeds": 1, "table1_T": 40},
     "quick": {**_PAPER, "bbob_problems": ["Ellipsoid f116"], "bbob_methods": ["MINI-GP-UCB", "MINI-GP-EI", "GP-UCB",
                                                                              "epsilon-greedy"],
-              "T": 1000, "n_seeds": 3, "beta_ablation_seeds": 3,
+              "T": 1000, "n_seeds": 3, "beta_ablation_seeds": 3, "noise_ablation_seeds": 3,
               "table1_methods": [name for name in METHODS if name not in ("BBKB", "BKB")], "table1_seeds": 2,
               "table1_T": 200},
     "paper": _PAPER,
@@ -88,7 +91,10 @@ ALLOWED = {
     "beta_ablation_methods": [name for name in METHODS if name not in ("epsilon-greedy", "GP-BTS")],
     "beta_ablation_scale": _check_beta_scale, "beta_ablation_seeds": range(0, 201),
     "table1_methods": list(METHODS), "table1_seeds": range(0, 201), "table1_T": range(2, 100_001),
+    "noise_ablation_seeds": range(0, 201),
 }
+# The methods of the noise ablation (the cheap GP methods of the BBOB block: MINI and its sequential baseline).
+NOISE_ABLATION_METHODS = ("MINI-GP-UCB", "MINI-GP-EI", "GP-UCB")
 # Table 1's grid search (App. B.1) on the NAS substitute: the kernel bandwidth as a multiple of the median squared
 # distance between arms (the paper's sigma values belong to its own encoding; the spec's 0.25-4, §4.1, widened to 16
 # because quick runs picked its upper end), C where the method has one, and epsilon-greedy's (a, b) from the paper's
@@ -114,6 +120,11 @@ def make_grid(params):
     grid += [{**shared, "experiment": "beta_ablation", "problem": NAS_PROBLEM, "method": method, "seed": seed,
               "beta_scale": params["beta_ablation_scale"]}
              for method in params["beta_ablation_methods"] for seed in range(params["beta_ablation_seeds"])]
+    grid += [{**shared, "experiment": "noise_ablation", "problem": problem, "method": method, "seed": seed,
+              "noise_beta": level}
+             for problem, level in bbob_noise_levels(params).items() for method in params["bbob_methods"]
+             if method in NOISE_ABLATION_METHODS for seed in range(min(params["noise_ablation_seeds"],
+                                                                     params["n_seeds"]))]
     grid += [{**shared, "experiment": "table1", "problem": NAS_PROBLEM, "method": method, "seed": seed,
               "T": params["table1_T"], **setting}
              for method in params["table1_methods"] for setting in table1_settings(method)
@@ -126,6 +137,33 @@ def epsilon_settings(method):
     if method != "epsilon-greedy":
         return [{}]
     return [{"epsilon_a": a, "epsilon_b": b} for a in EPSILON_GRID["epsilon_a"] for b in EPSILON_GRID["epsilon_b"]]
+
+
+def bbob_noise_levels(params):
+    """BBOB's own Gaussian noise level of each BBOB problem of ``params`` where it differs from ``noise_beta``."""
+    levels = {problem: BBOBGrid(BBOB_PROBLEMS[problem]).bbob_noise_beta for problem in params["bbob_problems"]}
+    return {problem: level for problem, level in levels.items()
+            if level is not None and level != params["noise_beta"]}
+
+
+def noise_ablation_table(table, params):
+    """Per BBOB problem and method: the mean final normalized R_T/T and q_T at the paper's noise level (the
+    bbob block, same seeds) and at BBOB's own, and on how many seeds BBOB's level ends with a lower R_T/T."""
+    finals = table.loc[table.groupby("run_key")["eval"].idxmax()]
+    ablated = finals[finals["experiment"] == "noise_ablation"]
+    rows = []
+    for (problem, name), runs in ablated.groupby(["problem", "method"], sort=False):
+        paper = finals[(finals["experiment"] == "bbob") & (finals["problem"] == problem) & (finals["method"] == name)
+                       & finals["seed"].isin(runs["seed"])].set_index("seed")
+        at_bbob = runs.set_index("seed")
+        lower = int((at_bbob["normalized_regret"] < paper["normalized_regret"].reindex(at_bbob.index)).sum())
+        rows.append({"problem": problem, "method": name, "seeds": len(runs),
+                     "noise beta": f"{params['noise_beta']:g} -> {runs['noise_beta'].iloc[0]:g}",
+                     "R_T/T (paper noise)": paper["normalized_regret"].mean(),
+                     "R_T/T (BBOB noise)": at_bbob["normalized_regret"].mean(),
+                     "q_T (paper noise)": paper["unique"].mean(), "q_T (BBOB noise)": at_bbob["unique"].mean(),
+                     "seeds lower (BBOB noise)": f"{lower} of {len(runs)}"})
+    return pd.DataFrame(rows)
 
 
 def table1_settings(method):

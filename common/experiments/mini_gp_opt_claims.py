@@ -528,10 +528,20 @@ def _epsilon_bullet(table):
             f"lowest mean final R_T/T over the seeds, per problem: {settings}.")
 
 
+def _noise_bullet(table, params):
+    if not (table["experiment"] == "noise_ablation").any():
+        return None
+    rows = experiment.noise_ablation_table(table, params)
+    parts = [f"{row['problem']}, {row['method']}: {row['R_T/T (paper noise)']:.3g} -> {row['R_T/T (BBOB noise)']:.3g} "
+             f"(lower on {row['seeds lower (BBOB noise)']} seeds)" for _, row in rows.iterrows()]
+    return (f"* **BBOB's own noise level (ablation).** Mean final normalized R_T/T at the paper's \"moderate\" "
+            f"β = {params['noise_beta']:g} -> at BBOB's β for the function: {'; '.join(parts)}.")
+
+
 def findings(table, params, verdicts):
     """What the numbers show (:func:`common.claims.findings_markdown`), from the tidy ``table`` of runs, the
     resolved ``params`` and the ``verdicts`` of :func:`judge` on the same runs; each block with the scale it ran at.
     Speed is read from the quiet benchmark's record only."""
     return claims.findings_markdown(claims.scales_ran(what_ran(params)), [
         *_nas_bullets(table, params, verdicts), _epsilon_bullet(table), _beta_bullet(table, params),
-        *_bbob_bullets(table, params, verdicts)])
+        *_bbob_bullets(table, params, verdicts), _noise_bullet(table, params)])
