@@ -55,7 +55,7 @@ def test_one_group_of_all_coordinates_queries_what_gp_ucb_queries():
     options = dict(noise_variance=1e-6, y_transform="standardize", mle_restarts=0)
     base = SquaredExponential(0.5, 1.0)
     add = AddGPUCB(AdditiveKernel(base, [[0, 1, 2]]), bounds, max_evals=300, **options)
-    ucb = GPAcquisitionMethod(AdditiveKernel(base, [[0, 1, 2]]), bounds, acquisition="UCB",
+    ucb = GPAcquisitionMethod(base, bounds, acquisition="UCB",  # the plain kernel: GP-UCB built independently
                               beta=lambda t, d: beta_kandasamy(t + n_init, d),  # t = observations + 1
                               optimizer="direct", optimizer_options={"max_evals": 300}, **options)
     records = [run_bo(objective, bounds, method, n_init, 10, np.random.default_rng(5), np.random.default_rng(6))
