@@ -323,3 +323,10 @@ def test_the_noise_ablation_runs_only_the_functions_whose_bbob_noise_differs_fro
     assert levels == {"Ellipsoid f116": 1.0, "Schaffer f122": 1.0}  # f104 is moderate in BBOB too, f3 noise-free
     runs = [c for c in experiment.make_grid(params) if c["experiment"] == "noise_ablation"]
     assert {c["noise_beta"] for c in runs} == {1.0} and {c["problem"] for c in runs} == set(levels)
+
+
+def test_the_lambda_ablation_squares_lambda_and_nothing_else():
+    from common.experiments import mini_gp_opt as experiment
+    config = _bbob_config("MINI-GP-UCB", T=20)
+    plain, squared = experiment.run(config), experiment.run({**config, "lambda_rule": "p90 std squared"})
+    assert squared["lam"] == pytest.approx(plain["lam"] ** 2) and squared["lengthscale"] == plain["lengthscale"]

@@ -18,7 +18,11 @@ their theory beta multiplied by ``beta_ablation_scale``, on the first
 rules (the paper's, not tuned) do to batch sizes, cost and regret; and
 ``noise_ablation``, the BBOB functions whose own noise level differs from the
 paper's "moderate" (f116 and f122: BBOB's severe noise, beta = 1) run at
-BBOB's level, on the first ``noise_ablation_seeds`` seeds of the ``bbob`` block.
+BBOB's level, on the first ``noise_ablation_seeds`` seeds of the ``bbob`` block;
+and ``lambda_ablation``, the ``beta_ablation_methods`` on the NAS substitute
+with lambda the square of the 90th percentile of the noise std (the theory's
+lambda = xi^2) instead of the percentile itself (the paper's words), on the
+first ``lambda_ablation_seeds`` seeds of the ``nas`` block.
 
 The GP methods' hyperparameters are fixed, not grid-searched per method
 (the budget): l^2 is ``bandwidth_factor`` times the median squared distance
@@ -58,16 +62,19 @@ _PAPER = dict(
     T=10_000, n_seeds=40, threshold=1.1, bandwidth_factor=1.0, noise_beta=0.01,
     beta_ablation_methods=["MINI-GP-UCB", "GP-UCB", "GP-BUCB", "BBKB"], beta_ablation_scale=0.1,
     beta_ablation_seeds=5, table1_methods=list(METHODS), table1_seeds=5, table1_T=1000, noise_ablation_seeds=5,
+    lambda_ablation_seeds=5,
 )
 SCALES = {
     "smoke": {**_PAPER, "nas_methods": ["MINI-GP-UCB", "MINI-GP-EI", "BBKB", "epsilon-greedy"],
               "bbob_problems": ["Ellipsoid f116"],
               "bbob_methods": ["MINI-GP-UCB", "epsilon-greedy"], "T": 60, "n_seeds": 1,
               "beta_ablation_methods": ["MINI-GP-UCB", "BBKB"], "beta_ablation_seeds": 1, "noise_ablation_seeds": 0,
+              "lambda_ablation_seeds": 0,
               "table1_methods": ["MINI-GP-UCB", "epsilon-greedy"], "table1_seeds": 1, "table1_T": 40},
     "quick": {**_PAPER, "bbob_problems": ["Ellipsoid f116"], "bbob_methods": ["MINI-GP-UCB", "MINI-GP-EI", "GP-UCB",
                                                                              "epsilon-greedy"],
               "T": 1000, "n_seeds": 3, "beta_ablation_seeds": 3, "noise_ablation_seeds": 3,
+              "lambda_ablation_seeds": 3,
               "table1_methods": [name for name in METHODS if name not in ("BBKB", "BKB")], "table1_seeds": 2,
               "table1_T": 200},
     "paper": _PAPER,
@@ -91,7 +98,7 @@ ALLOWED = {
     "beta_ablation_methods": [name for name in METHODS if name not in ("epsilon-greedy", "GP-BTS")],
     "beta_ablation_scale": _check_beta_scale, "beta_ablation_seeds": range(0, 201),
     "table1_methods": list(METHODS), "table1_seeds": range(0, 201), "table1_T": range(2, 100_001),
-    "noise_ablation_seeds": range(0, 201),
+    "noise_ablation_seeds": range(0, 201), "lambda_ablation_seeds": range(0, 201),
 }
 # The methods of the noise ablation (the cheap GP methods of the BBOB block: MINI and its sequential baseline).
 NOISE_ABLATION_METHODS = ("MINI-GP-UCB", "MINI-GP-EI", "GP-UCB")
@@ -125,6 +132,9 @@ def make_grid(params):
              for problem, level in bbob_noise_levels(params).items() for method in params["bbob_methods"]
              if method in NOISE_ABLATION_METHODS for seed in range(min(params["noise_ablation_seeds"],
                                                                      params["n_seeds"]))]
+    grid += [{**shared, "experiment": "lambda_ablation", "problem": NAS_PROBLEM, "method": method, "seed": seed,
+              "lambda_rule": "p90 std squared"}
+             for method in params["beta_ablation_methods"] for seed in range(params["lambda_ablation_seeds"])]
     grid += [{**shared, "experiment": "table1", "problem": NAS_PROBLEM, "method": method, "seed": seed,
               "T": params["table1_T"], **setting}
              for method in params["table1_methods"] for setting in table1_settings(method)
@@ -304,7 +314,8 @@ def run(config, iterations=None):
     if iterations is not None:
         steps = steps[:iterations]
     horizon = int(steps[-1])
-    lam = problem.lam_p90
+    # lambda: the 90th percentile of the arms' noise std (§5), or its square in the lambda ablation.
+    lam = problem.lam_p90 ** 2 if config.get("lambda_rule") == "p90 std squared" else problem.lam_p90
     if config["problem"] not in _MEDIAN_SQUARED_DISTANCES:   # 1-2 CPU-s, the same for every run of a problem
         _MEDIAN_SQUARED_DISTANCES[config["problem"]] = median_squared_distance(problem.arms)
     lengthscale = np.sqrt(config["bandwidth_factor"] * _MEDIAN_SQUARED_DISTANCES[config["problem"]])
@@ -353,6 +364,29 @@ def curves_at(record, problem, steps):
         "feedbacks": round_of_step[index] + 1,
         "algorithm_seconds": np.asarray(record.seconds)[epoch_of_step[index]],
     }
+
+
+def lambda_ablation_table(table, params=None):
+    """Per method on the NAS substitute: the mean final normalized R_T/T, mean batch (T over the feedback rounds)
+    and q_T with lambda = p90 of the noise std (the nas block, same seeds) and with its square, and on how many
+    seeds the square ends with a lower R_T/T."""
+    finals = table.loc[table.groupby("run_key")["eval"].idxmax()]
+    ablated = finals[finals["experiment"] == "lambda_ablation"]
+    rows = []
+    for name, runs in ablated.groupby("method", sort=False):
+        paper = finals[(finals["experiment"] == "nas") & (finals["method"] == name)
+                       & finals["seed"].isin(runs["seed"])].set_index("seed")
+        squared = runs.set_index("seed")
+        lower = int((squared["normalized_regret"] < paper["normalized_regret"].reindex(squared.index)).sum())
+        rows.append({"method": name, "seeds": len(runs), "lambda": f"{paper['lam'].mean():.3g} -> "
+                     f"{squared['lam'].mean():.3g}",
+                     "R_T/T (p90 std)": paper["normalized_regret"].mean(),
+                     "R_T/T (squared)": squared["normalized_regret"].mean(),
+                     "mean batch (p90 std)": (paper["step"] / paper["feedbacks"]).mean(),
+                     "mean batch (squared)": (squared["step"] / squared["feedbacks"]).mean(),
+                     "q_T (p90 std)": paper["unique"].mean(), "q_T (squared)": squared["unique"].mean(),
+                     "seeds lower (squared)": f"{lower} of {len(runs)}"})
+    return pd.DataFrame(rows)
 
 
 def beta_ablation_table(table, params):

@@ -528,6 +528,17 @@ def _epsilon_bullet(table):
             f"lowest mean final R_T/T over the seeds, per problem: {settings}.")
 
 
+def _lambda_bullet(table):
+    if not (table["experiment"] == "lambda_ablation").any():
+        return None
+    rows = experiment.lambda_ablation_table(table, None)
+    parts = [f"{row['method']}: R_T/T {row['R_T/T (p90 std)']:.3g} -> {row['R_T/T (squared)']:.3g} (lower on "
+             f"{row['seeds lower (squared)']} seeds), mean batch {row['mean batch (p90 std)']:.3g} -> "
+             f"{row['mean batch (squared)']:.3g}" for _, row in rows.iterrows()]
+    return (f"* **λ as the noise std or its square (ablation, NAS substitute, λ {rows['lambda'].iloc[0]}).** "
+            f"{'; '.join(parts)}.")
+
+
 def _noise_bullet(table, params):
     if not (table["experiment"] == "noise_ablation").any():
         return None
@@ -544,4 +555,4 @@ def findings(table, params, verdicts):
     Speed is read from the quiet benchmark's record only."""
     return claims.findings_markdown(claims.scales_ran(what_ran(params)), [
         *_nas_bullets(table, params, verdicts), _epsilon_bullet(table), _beta_bullet(table, params),
-        *_bbob_bullets(table, params, verdicts), _noise_bullet(table, params)])
+        _lambda_bullet(table), *_bbob_bullets(table, params, verdicts), _noise_bullet(table, params)])
