@@ -28,12 +28,11 @@ so every output, are identical whichever is used.
 Exit status: 0 if everything ran, 1 if a notebook or run failed, 2 for bad input
 (checked before anything is computed or written), 130 when interrupted.
 """
-import os
+# One BLAS thread and one set of BLAS kernels in this process and in every kernel and
+# worker it starts; this must happen before numpy is imported (see common/_threads.py).
+from common import _threads  # noqa: F401
 
-# One BLAS thread in this process and in every kernel and worker it starts; this
-# must happen before numpy is imported (see common/_threads.py).
-for _name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ[_name] = "1"
+import os  # noqa: E402
 
 import argparse  # noqa: E402
 import ast  # noqa: E402

@@ -1,13 +1,53 @@
-"""Pin BLAS/OpenMP to one thread.
+"""Pin BLAS to one thread and to one set of kernels, so that results repeat bit for bit.
 
 On a 2-core machine threaded OpenBLAS makes the small solves of BO 20-300x slower
 and changes results bit-for-bit, so every process of this project runs with one
-BLAS thread. The environment variables only take effect if they are set before
-numpy is first imported; ``threadpoolctl`` covers the case where it already was.
+BLAS thread.
+
+OpenBLAS also picks its kernels from the CPU when it loads, and kernels written for
+different architectures round differently in the last bits; a BO run then queries
+other points after a few iterations, and a cached run no longer recomputes to its
+stored numbers. Every cached run of this repository was computed with OpenBLAS's
+``SkylakeX`` kernels, so they are pinned wherever the CPU has the AVX-512 features
+they need, over an ``OPENBLAS_CORETYPE`` the environment may set (measured on an
+AMD Zen 5 machine whose environment sets ``OPENBLAS_CORETYPE=Haswell``: with the
+``Haswell`` kernels bo_basics' runs differ from the cache in the 17th digit, and
+with ``SkylakeX`` they recompute bit for bit). On a CPU without AVX-512 the
+environment's or OpenBLAS's own choice stands, and cached runs may differ in the
+last bits there.
+
+The environment variables only take effect if they are set before numpy is first
+imported (child processes inherit them); ``threadpoolctl`` limits the threads of a
+BLAS that was already loaded, but its kernels can no longer change.
 """
 import os
 
 THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+BLAS_CORETYPE = "SkylakeX"
+# The CPU flags (as /proc/cpuinfo names them) that OpenBLAS's SkylakeX kernels need.
+BLAS_CORETYPE_FLAGS = frozenset({"avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl"})
+
+
+def cpu_flags(cpuinfo="/proc/cpuinfo"):
+    """The instruction-set flags of the first CPU listed in ``cpuinfo``; empty where it cannot be read."""
+    try:
+        with open(cpuinfo) as lines:
+            for line in lines:
+                if line.startswith("flags"):
+                    return frozenset(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    return frozenset()
+
+
+def pin_blas_kernels():
+    """Ask OpenBLAS for the kernels the cached runs were computed with, if this CPU can run them.
+
+    Returns the core type now in ``OPENBLAS_CORETYPE``, or None if OpenBLAS chooses by itself.
+    """
+    if BLAS_CORETYPE_FLAGS <= cpu_flags():
+        os.environ["OPENBLAS_CORETYPE"] = BLAS_CORETYPE
+    return os.environ.get("OPENBLAS_CORETYPE")
 
 
 def pin_blas_threads():
@@ -21,4 +61,5 @@ def pin_blas_threads():
     threadpool_limits(1)
 
 
+pin_blas_kernels()
 pin_blas_threads()

@@ -3,6 +3,7 @@
 nbval starts each notebook's kernel in this folder with this process's
 environment, so the variables set here reach the kernels:
 
+* one BLAS thread and one set of BLAS kernels (``common._threads``);
 * the repository root joins ``PYTHONPATH``, so that ``import common`` works even
   where the package was not installed with ``pip install -e .``;
 * ``BO_FIGURES_ROOT`` sends the figures, verdicts and summary a notebook writes
@@ -13,6 +14,8 @@ environment, so the variables set here reach the kernels:
 import os
 import tempfile
 from pathlib import Path
+
+from common import _threads  # noqa: F401  (one BLAS thread and one set of BLAS kernels, inherited by the kernels)
 
 _REPO_ROOT = str(Path(__file__).resolve().parent.parent)
 os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [_REPO_ROOT, os.environ.get("PYTHONPATH")]))

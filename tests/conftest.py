@@ -1,4 +1,2 @@
-import os
-
-for _name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ[_name] = "1"
+# One BLAS thread and one set of BLAS kernels before anything loads numpy (see common/_threads.py).
+from common import _threads  # noqa: F401
