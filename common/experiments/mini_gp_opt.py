@@ -156,10 +156,15 @@ def bbob_noise_levels(params):
             if level is not None and level != params["noise_beta"]}
 
 
+def final_rows(table):
+    """The last recorded row of every run of the tidy ``table``."""
+    return table.loc[table.groupby("run_key")["eval"].idxmax()]
+
+
 def noise_ablation_table(table, params):
     """Per BBOB problem and method: the mean final normalized R_T/T and q_T at the paper's noise level (the
     bbob block, same seeds) and at BBOB's own, and on how many seeds BBOB's level ends with a lower R_T/T."""
-    finals = table.loc[table.groupby("run_key")["eval"].idxmax()]
+    finals = final_rows(table)
     ablated = finals[finals["experiment"] == "noise_ablation"]
     rows = []
     for (problem, name), runs in ablated.groupby(["problem", "method"], sort=False):
@@ -192,7 +197,7 @@ def table1_search(table):
     final R_T/T, ``best`` (True for one lowest mean of each method: the first of tied settings) and
     ``at grid edge`` (a setting at the end of one of its grids, where the optimum may lie beyond).
     """
-    finals = table.loc[table.groupby("run_key")["eval"].idxmax()]
+    finals = final_rows(table)
     finals = finals[finals["experiment"] == "table1"].copy()
     # Settings a method does not use are blank.
     finals.loc[~finals["method"].isin(METHODS_WITH_C), "threshold"] = np.nan
@@ -216,7 +221,7 @@ def epsilon_greedy_search(table):
     final R_T/T, and ``tuned`` (True for one lowest mean per problem: the
     first of tied settings), the setting :func:`with_tuned_epsilon_greedy` keeps.
     """
-    finals = table.loc[table.groupby("run_key")["eval"].idxmax()]
+    finals = final_rows(table)
     finals = finals[finals["experiment"].isin(["nas", "bbob"]) & (finals["method"] == "epsilon-greedy")]
     keys = ["experiment", "problem", "epsilon_a", "epsilon_b"]
     if finals.empty:
@@ -366,11 +371,11 @@ def curves_at(record, problem, steps):
     }
 
 
-def lambda_ablation_table(table, params=None):
+def lambda_ablation_table(table):
     """Per method on the NAS substitute: the mean final normalized R_T/T, mean batch (T over the feedback rounds)
     and q_T with lambda = p90 of the noise std (the nas block, same seeds) and with its square, and on how many
     seeds the square ends with a lower R_T/T."""
-    finals = table.loc[table.groupby("run_key")["eval"].idxmax()]
+    finals = final_rows(table)
     ablated = finals[finals["experiment"] == "lambda_ablation"]
     rows = []
     for name, runs in ablated.groupby("method", sort=False):
@@ -398,7 +403,7 @@ def beta_ablation_table(table, params):
     of the algorithm (beside other work: indicative), and, for the scaled beta,
     on how many seeds R_T/T is lower than with the theory's (paired by seed).
     """
-    finals = table.loc[table.groupby("run_key")["eval"].idxmax()]
+    finals = final_rows(table)
     seeds = range(params["beta_ablation_seeds"])
     rows = []
     for name in params["beta_ablation_methods"]:

@@ -65,7 +65,7 @@ def final_values(table, block, column):
     """One row per run of a block: problem, method, seed and the last checkpoint's ``column``; epsilon-greedy at
     its tuned setting (:func:`~common.experiments.mini_gp_opt.with_tuned_epsilon_greedy`)."""
     runs = table[table["experiment"] == block]
-    last = experiment.with_tuned_epsilon_greedy(runs.loc[runs.groupby("run_key")["eval"].idxmax()])
+    last = experiment.with_tuned_epsilon_greedy(experiment.final_rows(runs))
     return last.reindex(columns=["problem", "method", "seed", column]).rename(columns={column: "value"})
 
 
@@ -531,7 +531,7 @@ def _epsilon_bullet(table):
 def _lambda_bullet(table):
     if not (table["experiment"] == "lambda_ablation").any():
         return None
-    rows = experiment.lambda_ablation_table(table, None)
+    rows = experiment.lambda_ablation_table(table)
     parts = [f"{row['method']}: R_T/T {row['R_T/T (p90 std)']:.3g} -> {row['R_T/T (squared)']:.3g} (lower on "
              f"{row['seeds lower (squared)']} seeds), mean batch {row['mean batch (p90 std)']:.3g} -> "
              f"{row['mean batch (squared)']:.3g}" for _, row in rows.iterrows()]
