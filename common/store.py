@@ -538,11 +538,10 @@ def load_table(source):
     return tidy_table(runs)
 
 
-def run_summary(table):
-    """One row per run of a tidy table: its last evaluation, with ``eval`` replaced by ``n_evals``.
+def final_rows(table):
+    """The last row of every run of a tidy table: the row of its highest ``eval``, in ``run_key`` order.
 
-    The trace columns then hold the final values (e.g. the final ``best_so_far``).
+    Its trace columns hold the run's final values (e.g. the final ``best_so_far``) and ``eval`` the run's
+    length, so applying it again changes nothing.
     """
-    last = table.groupby("run_key", sort=False).tail(1).reset_index(drop=True)
-    n_evals = table.groupby("run_key", sort=False).size().to_numpy()
-    return last.drop(columns="eval").assign(n_evals=n_evals)
+    return table.loc[table.groupby("run_key")["eval"].idxmax()]

@@ -198,11 +198,17 @@ def test_scalar_results_become_columns_of_every_row():
     assert np.all(table["final"] == table["y"].max())
 
 
-def test_run_summary_has_one_row_per_run_with_final_values():
+def test_final_rows_keeps_the_last_evaluation_of_every_run():
     table = runner.run_grid(grid(n_seeds=3), toy_run, n_jobs=1, progress=False)
-    summary = store.run_summary(table)
-    assert list(summary["n_evals"]) == [6, 6, 6]
-    assert np.array_equal(summary["best_so_far"], table.groupby("run_key", sort=False)["y"].max())
+    finals = store.final_rows(table)
+    assert list(finals["run_key"]) == sorted(table["run_key"].unique())
+    assert list(finals["eval"]) == list(table.groupby("run_key")["eval"].max())
+    assert np.array_equal(finals["best_so_far"], table.groupby("run_key")["y"].max())
+
+
+def test_final_rows_applied_twice_changes_nothing():
+    finals = store.final_rows(runner.run_grid(grid(n_seeds=3), toy_run, n_jobs=1, progress=False))
+    assert store.final_rows(finals).equals(finals)
 
 
 def test_estimate_cost_uses_the_recorded_cpu_seconds_not_the_wall_time():

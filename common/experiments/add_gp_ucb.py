@@ -34,6 +34,7 @@ from common.bo import initial_design, run_bo
 from common.methods.add_gp_ucb import PracticalAddGPUCB, PracticalGPEI, RemboObjective
 from common.optimizers import direct_maximize
 from common.seeding import make_rng
+from common.store import final_rows
 from common.test_functions import AdditiveTrimodal
 
 PAPER = "add_gp_ucb"
@@ -176,7 +177,7 @@ def ablation_grid(params):
 def ablation_table(table, params):
     """Per method and ablation: the mean final S_T with the default choices and with the ablated one over the
     same seeds, and on how many seeds the ablated choice ends lower (paired by seed)."""
-    finals = table.loc[table.groupby("run_key")["eval"].idxmax()]
+    finals = final_rows(table)
     problem, seeds = params["ablation_configuration"], range(params["ablation_runs"])
     default = finals[(finals["experiment"] == "synthetic") & (finals["problem"] == problem)
                      & finals["seed"].isin(seeds)]

@@ -42,6 +42,7 @@ from common import claims, stats
 from common.claims import ClaimSpec, Evidence, Ran
 from common.experiments import add_gp_ucb as experiment
 from common.methods.add_gp_ucb import log10_regret_bounds
+from common.store import final_rows
 
 # "Add-d/M for small d" (§5.1), read as 3 <= d <= 6: the paper recommends "d between 3 and 12" (§5.1) and calls
 # Add-1/10 "statistically not expressive enough" in the same paragraph, so d = 1 is not the small d it means.
@@ -80,7 +81,7 @@ def what_ran(params):
 def final_regrets(table, column="simple_regret"):
     """One row per run of Figures 3-5 (the ablation's runs left out): problem, method, seed and the final ``column``."""
     table = table[table["experiment"].isin(["synthetic", "real_world"])]
-    last = table.loc[table.groupby("run_key")["eval"].idxmax()]
+    last = final_rows(table)
     return last.reindex(columns=["problem", "method", "seed", column]).rename(columns={column: "value"})
 
 

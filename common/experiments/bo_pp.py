@@ -25,6 +25,7 @@ from common.methods.bo_pp import PseudoPointBO
 from common.metrics import simple_regret
 from common.problems import get_tuning_problem
 from common.seeding import make_rng
+from common.store import final_rows
 from common.test_functions import DropWave, Griewank, Hartmann6, Rastrigin, ScaledFunction
 
 PAPER = "bo_pp"
@@ -231,7 +232,7 @@ def run(config, iterations=None):
 # --------------------------------------------------------------------------- the ablations' tables
 def final_runs(table):
     """One row per run: its configuration and final values, with ``method`` and ``value`` (S_T, or best f)."""
-    finals = table.loc[table.groupby("run_key")["eval"].idxmax()].copy()
+    finals = final_rows(table).copy()
     finals["method"] = [method_label(a, t) for a, t in zip(finals["acquisition"], finals["tau0"])]
     value = finals["regret"] if "regret" in finals else finals["best_so_far"]
     finals["value"] = value.where(value.notna(), finals["best_so_far"])

@@ -38,6 +38,7 @@ from common.experiments import bo_pp as experiment
 from common.gp import GaussianProcess
 from common.kernels import SquaredExponential
 from common.methods import bo_pp as method
+from common.store import final_rows
 
 #: Our problem -> the paper's, where a data set was substituted (the others keep their names).
 PAPER_PROBLEM = {"SVM_digits": "SVM_wine", "NN_digits": "NN_wine"}
@@ -118,7 +119,7 @@ def final_values(table, block_name):
     """One row per run of a block: problem, acquisition, tau0, seed and the final value of its metric."""
     block = BLOCKS[block_name]
     runs = table[table["experiment"] == block.experiment]
-    last = runs.loc[runs.groupby("run_key")["eval"].idxmax()]
+    last = final_rows(runs)
     # reindex: a table without this block may lack its metric's column altogether.
     return last.reindex(columns=["problem", "acquisition", "tau0", "seed", block.column]).rename(
         columns={block.column: "value"})

@@ -30,6 +30,7 @@ from common.kernels import Matern, SquaredExponential
 from common.methods.egp_ts import EGPEI, EGPTS, EXP3BO, GPTS, BanditBO, FullyBayesianGPTS
 from common.problems.unit_cube import OnUnitCube
 from common.seeding import make_rng
+from common.store import final_rows
 from common.test_functions import DropWave, EgpTsAckley, Eggholder, Zakharov
 
 PAPER = "egp_ts"
@@ -232,7 +233,7 @@ def hyperparameter_ablation(table):
     * ``change``: per function and method, the mean under each setting and the
       sklearn-defaults run against the spec's run of the same seed.
     """
-    finals = table.loc[table.groupby("run_key")["eval"].idxmax()]
+    finals = final_rows(table)
     ablation = finals[finals["experiment"] == "hyperparameter_ablation"]
     if ablation.empty:
         return None, None

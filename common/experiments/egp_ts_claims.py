@@ -39,6 +39,7 @@ from scipy.stats import friedmanchisquare
 from common import claims, stats
 from common.claims import ClaimSpec, Evidence, Ran
 from common.experiments import egp_ts as experiment
+from common.store import final_rows
 
 # The quiet benchmark's CPU seconds per run (benchmarks/bench_egp_ts.py --record), for "runs much faster".
 TIMING_RECORD = Path(__file__).resolve().parents[2] / "benchmarks" / "results" / "egp_ts_timing.csv"
@@ -93,7 +94,7 @@ def final_values(table, block, column=None, batch_size=None):
     runs = table[table["experiment"] == block]
     if batch_size is not None:
         runs = runs[runs["batch_size"] == batch_size] if "batch_size" in runs else runs.iloc[:0]
-    last = runs.loc[runs.groupby("run_key")["eval"].idxmax()]
+    last = final_rows(runs)
     column = column or SCORED[block][0]
     return last.reindex(columns=["problem", "method", "seed", column]).rename(columns={column: "value"})
 

@@ -41,6 +41,7 @@ from common.methods.mini_gp_opt import batch_bkb, epsilon_greedy, gp_bts, gp_buc
 from common.problems.bbob_grid import BBOBGrid
 from common.problems.nas_cells import NASCellsDigits
 from common.seeding import make_rng
+from common.store import final_rows
 
 PAPER = "mini_gp_opt"
 # Raise whenever a change alters the numbers of a run; cached runs of another version are recomputed.
@@ -154,11 +155,6 @@ def bbob_noise_levels(params):
     levels = {problem: BBOBGrid(BBOB_PROBLEMS[problem]).bbob_noise_beta for problem in params["bbob_problems"]}
     return {problem: level for problem, level in levels.items()
             if level is not None and level != params["noise_beta"]}
-
-
-def final_rows(table):
-    """The last recorded row of every run of the tidy ``table``."""
-    return table.loc[table.groupby("run_key")["eval"].idxmax()]
 
 
 def noise_ablation_table(table, params):

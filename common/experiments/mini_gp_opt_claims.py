@@ -26,6 +26,7 @@ from common.experiments import mini_gp_opt as experiment
 from common.gp import GaussianProcess
 from common.kernels import SquaredExponential
 from common.methods import mini_gp_opt as method
+from common.store import final_rows
 
 MINI_VARIANTS = ("MINI-GP-UCB", "MINI-GP-EI")
 GP_METHODS = ("MINI-GP-UCB", "MINI-GP-EI", "GP-UCB", "GP-BUCB", "BBKB", "BKB")
@@ -65,7 +66,7 @@ def final_values(table, block, column):
     """One row per run of a block: problem, method, seed and the last checkpoint's ``column``; epsilon-greedy at
     its tuned setting (:func:`~common.experiments.mini_gp_opt.with_tuned_epsilon_greedy`)."""
     runs = table[table["experiment"] == block]
-    last = experiment.with_tuned_epsilon_greedy(experiment.final_rows(runs))
+    last = experiment.with_tuned_epsilon_greedy(final_rows(runs))
     return last.reindex(columns=["problem", "method", "seed", column]).rename(columns={column: "value"})
 
 

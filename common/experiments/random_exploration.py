@@ -45,6 +45,7 @@ from common.problems.random_forest import RandomForestDiabetes
 from common.problems.sprinkler import GardenSprinkler
 from common.problems.unit_cube import OnUnitCube
 from common.seeding import make_rng
+from common.store import final_rows
 from common.test_functions import Ackley, Levy, Rastrigin
 
 PAPER = "random_exploration"
@@ -245,7 +246,7 @@ def run(config, iterations=None):
 def final_runs(table, experiment):
     """One row per run of a block: its configuration and its last evaluation's values."""
     runs = table[table["experiment"] == experiment]
-    return runs.loc[runs.groupby("run_key")["eval"].idxmax()].reset_index(drop=True)
+    return final_rows(runs).reset_index(drop=True)
 
 
 def normalized_table(finals, column, statistic):
