@@ -191,19 +191,18 @@ def comparable_runtime(variant):
     CPU seconds of ``variant`` are at most ``factor`` times the other's, in the quiet benchmark."""
     def measure(table, params, limits):
         rows = timing_record(params["T"])
-        cells, details = [], []
+        ratios = {}
         for problem in params["bbob_problems"]:
             for other in ("GP-UCB", "BBKB"):
                 ours, theirs = _median_seconds(rows, problem, variant), _median_seconds(rows, problem, other)
-                if ours.empty or theirs.empty:
-                    continue
-                ratio = ours.median() / theirs.median()
-                cells.append(ratio <= limits["factor"])
-                details.append(f"{problem} vs {other}: {ratio:.3g}x")
-        if not cells:
+                if not (ours.empty or theirs.empty):
+                    ratios[f"{problem} vs {other}"] = ours.median() / theirs.median()
+        if not ratios:
             return Evidence(None, f"no quiet benchmark on the BBOB functions at T = {params['T']} in "
                             f"{TIMING_RECORD.name} (python benchmarks/bench_mini_gp_opt.py --record)")
-        return Evidence(sum(cells) / (2 * len(params["bbob_problems"])), "; ".join(details))
+        comparable = [ratio <= limits["factor"] for ratio in ratios.values()]
+        return Evidence(sum(comparable) / (2 * len(params["bbob_problems"])),
+                        "; ".join(f"{cell}: {ratio:.3g}x" for cell, ratio in ratios.items()), ours=ratios)
     return measure
 
 
