@@ -95,7 +95,7 @@ SCALES = {
               "ablation_runs": 3},
     "paper": _PAPER,
 }
-PUBLISHED = {"scale": "quick"}
+PUBLISHED = {"scale": "paper"}
 BY_NAME = {configuration_name(*c): c for c in CONFIGURATIONS}
 CELL_FIELDS = ("experiment", "problem", "method")
 
