@@ -80,7 +80,7 @@ SCALES = {
               "table1_T": 200},
     "paper": _PAPER,
 }
-PUBLISHED = {"scale": "quick"}
+PUBLISHED = {"scale": "paper"}
 
 
 def _check_threshold(value):
