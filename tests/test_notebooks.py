@@ -51,6 +51,15 @@ def test_notebook_runs_at_smoke_scale_on_an_empty_cache(key, tmp_path, monkeypat
     assert not missing, f"{key}: the summary lists figures that were not written: {missing}"
 
 
+@pytest.mark.parametrize("key", list(NOTEBOOKS))
+def test_the_parameters_cell_names_every_parameter_of_the_scales(key):
+    """A parameter the tagged cell leaves out is invisible to a reader and makes papermill warn."""
+    experiment = load_experiment(key)
+    declared = papermill.inspect_notebook(str(paths.notebooks_dir() / experiment.NOTEBOOK))
+    missing = sorted({name for scale in experiment.SCALES.values() for name in scale} - set(declared))
+    assert not missing, f"{experiment.NOTEBOOK}: add {missing} to the cell tagged 'parameters'"
+
+
 def _cells(module, runs):
     """One stored run per cell: the cheapest (then first by key), so the check stays within seconds.
 
