@@ -545,3 +545,9 @@ def final_rows(table):
     length, so applying it again changes nothing.
     """
     return table.loc[table.groupby("run_key")["eval"].idxmax()]
+
+
+def cpu_hours(table, by="experiment"):
+    """CPU-hours of the runs of a tidy table, summed per value of ``by``: each run counted once, at its
+    recorded ``run_cpu_seconds``."""
+    return final_rows(table).groupby(by)["run_cpu_seconds"].sum() / 3600

@@ -211,6 +211,14 @@ def test_final_rows_applied_twice_changes_nothing():
     assert store.final_rows(finals).equals(finals)
 
 
+def test_cpu_hours_count_every_run_once_at_its_recorded_cpu_seconds():
+    for seed, seconds in ((0, 1800.0), (1, 5400.0)):
+        store.save_run(toy_config(seed), toy_run(toy_config(seed)), wall_time=1.0, cpu_seconds=seconds,
+                       code_version=1)
+    table = store.load_table(grid(n_seeds=2))
+    assert len(table) > 2 and store.cpu_hours(table, by="seed").to_dict() == {0: 0.5, 1: 1.5}
+
+
 def test_estimate_cost_uses_the_recorded_cpu_seconds_not_the_wall_time():
     # A run at low priority on a busy machine: wall time inflated, CPU time true.
     for seed, seconds in ((0, 2.0), (1, 4.0)):
