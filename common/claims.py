@@ -10,8 +10,12 @@ what runs show, gets one of :data:`VERDICTS`:
     our runs show what the paper states, within the check's tolerance;
 ``"partly reproduced"``
     the direction or part of it holds, not all of it;
+``"inconclusive"``
+    our runs neither support nor contradict it: the effects' intervals reach
+    both sides of what would decide it (the reason says how many seeds would);
 ``"not reproduced"``
-    our runs contradict it;
+    our runs contradict it: an effect's interval lies against the paper's
+    direction, or excludes the effect the paper claims;
 ``"not comparable"``
     we could not run what the paper ran (substituted data or simulator);
 ``"not run at this scale"``
@@ -52,6 +56,29 @@ if no cell is significantly worse, and the reason shows the ties. A threshold
 changed after a paper-scale run is recorded in the spec (:class:`ThresholdChange`) and
 the verdict table shows, beside the verdict, the one the old thresholds give.
 
+Claims judged by estimation (since 2026-11-25)
+----------------------------------------------
+A claim that compares methods seed by seed is judged by the size of the effect
+in each of its cells, with an interval, against a margin declared in the spec
+(:class:`common.stats.Margin`; the paper's own where its words give one, else
+:data:`common.stats.DEFAULT_MARGIN`, a factor 1.1). Each cell is supported,
+contradicted or undecided (:func:`common.stats.judge_cell`); the score is the
+share of cells supported, and ``reachable`` the share that more seeds could
+still make supported (:class:`common.stats.Tally`). The verdict is:
+
+* "reproduced" / "partly reproduced" when the score reaches ``reproduced_at``
+  / ``partly_at``, as before;
+* "not reproduced" when even ``reachable`` stays below the lowest threshold: the
+  runs contradict the claim (intervals against the paper's direction, or
+  excluding the gain it claims);
+* "inconclusive" otherwise, with the seeds that would decide its undecided
+  cells at the observed effects and spreads.
+
+The verdict the p-value rule it replaced gives (Wilcoxon at ``ALPHA``, no margin)
+stays beside it in the ``verdict_by_p_value`` column, and every cell's effect,
+interval, margin, seed counts, p-value and judgement go to
+``figures/<key>/effects.csv`` (:data:`EFFECT_COLUMNS`).
+
 The paper's numbers live in ``data/paper/<key>.csv``, one row per reported
 number. Its columns are
 
@@ -80,13 +107,18 @@ from common import paths, stats
 from common.notebook import SCALES
 
 KINDS = ("empirical", "identity")
-VERDICTS = ("reproduced", "partly reproduced", "not reproduced", "not comparable", "not run at this scale")
-COMPARISON_VERDICTS = VERDICTS[:3]
+VERDICTS = ("reproduced", "partly reproduced", "inconclusive", "not reproduced", "not comparable",
+            "not run at this scale")
+COMPARISON_VERDICTS = VERDICTS[:4]
 IDENTITY_VERDICTS = ("verified", "not verified")
 VERDICTS_OF_KIND = {"empirical": VERDICTS, "identity": IDENTITY_VERDICTS}
 REQUIRED_PAPER_COLUMNS = ("table", "value")
 OPTIONAL_PAPER_COLUMNS = ("std", "note")
-TABLE_COLUMNS = ("id", "kind", "figure", "statement", "paper", "ours", "check", "verdict", "reason", "disclosure")
+TABLE_COLUMNS = ("id", "kind", "figure", "statement", "paper", "ours", "check", "verdict", "reason", "disclosure",
+                 "effect", "margin", "seeds_to_decide", "verdict_by_p_value")
+#: Columns of ``figures/<key>/effects.csv``: one row per cell of every claim judged by estimation.
+EFFECT_COLUMNS = ("id", "cell", "claim", "scale", "estimate", "low", "high", "margin", "margin_source",
+                  "higher_is_better", "seeds", "wins", "ties", "losses", "p_value", "judgement", "seeds_to_decide")
 # A claim about most cells that holds in fewer than a quarter of them is too far from "most" to be
 # partly reproduced, even where chance alone would rarely reach that count (claims with many cells).
 PARTLY_FLOOR = 0.25
@@ -203,6 +235,12 @@ class Check:
         Our number(s) and the paper's, where the check computed them
         (:meth:`ClaimSpec.evaluate` does); :func:`claim` uses them when not
         given separately.
+    effect, margin, seeds_to_decide, verdict_by_p_value : str, default ""
+        For a claim judged by estimation: its effects in short, its margin, the
+        seeds that would decide its undecided cells, and the verdict the p-value
+        rule it replaced gives.
+    cells : tuple of common.stats.Cell, default ()
+        The judged cells, for ``effects.csv`` and the effects figure.
     """
 
     verdict: str
@@ -210,6 +248,11 @@ class Check:
     method: str
     ours: object = None
     paper: object = None
+    effect: str = ""
+    margin: str = ""
+    seeds_to_decide: str = ""
+    verdict_by_p_value: str = ""
+    cells: tuple = ()
 
 
 def _value(number):
@@ -348,6 +391,11 @@ class Claim:
     reason: str
     kind: str = "empirical"
     disclosure: str = ""
+    effect: str = ""
+    margin: str = ""
+    seeds_to_decide: str = ""
+    verdict_by_p_value: str = ""
+    cells: tuple = ()
 
 
 def _has_number(ours):
@@ -410,6 +458,10 @@ def claim(id, figure, statement, *, check=None, verdict=None, reason=None, metho
         verdict, reason, method = check.verdict, check.reason, check.method
         ours = check.ours if ours is None else ours
         paper = check.paper if paper is None else paper
+        estimation = {name: getattr(check, name) for name in ("effect", "margin", "seeds_to_decide",
+                                                               "verdict_by_p_value", "cells")}
+    else:
+        estimation = {}
     if kind not in KINDS:
         raise ValueError(f"claim {id!r}: kind must be one of {list(KINDS)}; got {kind!r}")
     allowed = VERDICTS_OF_KIND[kind]
@@ -436,8 +488,9 @@ def claim(id, figure, statement, *, check=None, verdict=None, reason=None, metho
             what_ran = f"ran {ran}" if ran else f"ran at {scale!r}"
             reason = f"needs scale {min_scale!r} or larger, {what_ran} (here: {verdict}, {reason})"
             verdict = "not run at this scale"
+            estimation = {**estimation, "seeds_to_decide": "", "verdict_by_p_value": ""}
     return Claim(id=str(id), figure=figure, statement=statement, paper=paper, ours=ours,
-                 check=method or "", verdict=verdict, reason=reason, kind=kind, disclosure=disclosure)
+                 check=method or "", verdict=verdict, reason=reason, kind=kind, disclosure=disclosure, **estimation)
 
 
 def format_number(value):
@@ -467,8 +520,31 @@ def verdict_table(claims):
     rows = [{"id": item.id, "kind": item.kind, "figure": item.figure, "statement": item.statement,
              "paper": format_number(item.paper), "ours": format_number(item.ours),
              "check": item.check, "verdict": item.verdict, "reason": item.reason,
-             "disclosure": item.disclosure} for item in claims]
-    return pd.DataFrame(rows, columns=list(TABLE_COLUMNS))
+             "disclosure": item.disclosure, "effect": item.effect, "margin": item.margin,
+             "seeds_to_decide": item.seeds_to_decide, "verdict_by_p_value": item.verdict_by_p_value}
+            for item in claims]
+    table = pd.DataFrame(rows, columns=list(TABLE_COLUMNS))
+    table.attrs["effects"] = effects_table(claims)
+    return table
+
+
+def effects_table(claims):
+    """One row per judged cell of every claim (:data:`EFFECT_COLUMNS`), in the claims' order."""
+    rows = []
+    for item in claims:
+        for found in item.cells:
+            comparison, judgement = found.comparison, found.judgement
+            if comparison is None:
+                continue
+            effect = comparison.effect
+            rows.append({"id": item.id, "cell": found.label, "claim": judgement.claim, "scale": effect.scale,
+                         "estimate": effect.estimate, "low": effect.low, "high": effect.high,
+                         "margin": found.margin.size, "margin_source": found.margin.source,
+                         "higher_is_better": comparison.higher_is_better, "seeds": comparison.n,
+                         "wins": comparison.wins, "ties": comparison.ties, "losses": comparison.losses,
+                         "p_value": comparison.p_value, "judgement": judgement.judgement,
+                         "seeds_to_decide": judgement.seeds_to_decide})
+    return pd.DataFrame(rows, columns=list(EFFECT_COLUMNS))
 
 
 def verdict_counts(table):
@@ -548,7 +624,8 @@ def show_table(table, *, digits=4):
 
 
 def save_verdicts(paper_key, table, scale):
-    """Write the verdict table to ``figures/<key>/verdicts.csv`` and ``verdicts.md``.
+    """Write the verdict table to ``figures/<key>/verdicts.csv`` and ``verdicts.md``, and its judged cells
+    (``table.attrs["effects"]``, :func:`effects_table`) to ``figures/<key>/effects.csv``.
 
     The CSV gets a ``scale`` column (the scale of this execution) for the scorecard.
 
@@ -570,11 +647,13 @@ def save_verdicts(paper_key, table, scale):
         raise ValueError(f"unknown kind(s) {unknown_kinds}; allowed: {list(KINDS)}")
     folder = paths.figures_dir(paper_key)
     folder.mkdir(parents=True, exist_ok=True)
-    csv_path, markdown_path = folder / "verdicts.csv", folder / "verdicts.md"
+    csv_path, markdown_path, effects_path = folder / "verdicts.csv", folder / "verdicts.md", folder / "effects.csv"
     table.loc[:, list(TABLE_COLUMNS)].assign(scale=scale).to_csv(csv_path, index=False)
     markdown_path.write_text(f"Scale: {scale}. {format_counts(verdict_counts(table))}.\n\n"
                              f"{markdown_table(table.loc[:, list(TABLE_COLUMNS)])}\n")
-    return [csv_path, markdown_path]
+    effects = table.attrs.get("effects", pd.DataFrame(columns=list(EFFECT_COLUMNS)))
+    effects.to_csv(effects_path, index=False, float_format="%.6g")
+    return [csv_path, markdown_path, effects_path]
 
 
 def verdicts_of(verdicts, ids):
@@ -640,12 +719,33 @@ class Evidence:
         Our number(s) for the table's ``ours`` column.
     paper : optional
         The paper's number(s) for its ``paper`` column.
+    reachable : float or None, default None
+        For a claim judged by estimation, the score if every undecided cell went
+        the paper's way (:attr:`common.stats.Tally.reachable`): a verdict threshold
+        above it means the runs contradict the claim, one between ``score`` and it
+        means they cannot decide. None: the score alone decides (a count against
+        the paper's own numbers, an identity).
+    score_by_p_value : float or None, default None
+        The score under the p-value rule that estimation replaced, for the
+        ``verdict_by_p_value`` column.
+    cells : tuple of common.stats.Cell, default ()
+        The judged cells behind the score.
     """
 
     score: object
     reason: str
     ours: object = None
     paper: object = None
+    reachable: object = None
+    score_by_p_value: object = None
+    cells: tuple = ()
+
+    @classmethod
+    def of_tally(cls, tally, reason, *, ours=None, paper=None):
+        """Evidence from counted cells (:func:`common.stats.tally`): their score, reachable score, the p-value
+        rule's score and the cells; ``reason`` follows the count of supported, contradicted and undecided cells."""
+        return cls(tally.score, f"{tally.summary()}; {reason}", ours=ours, paper=paper, reachable=tally.reachable,
+                   score_by_p_value=tally.old_score, cells=tally.cells)
 
 
 @dataclass(frozen=True)
@@ -722,6 +822,11 @@ class ClaimSpec:
         verdict is then "not comparable" whatever ``measure`` finds.
     changed_after_results : ThresholdChange or None, default None
         A disclosed change of thresholds after paper-scale results.
+    margin : common.stats.Margin or None, default None
+        The smallest effect that matters, declared from the paper's words or the
+        project default (:data:`common.stats.DEFAULT_MARGIN`); ``measure``
+        receives it as ``limits["margin"]``. Required for a claim whose measure
+        judges cells by estimation.
     """
 
     id: str
@@ -739,6 +844,7 @@ class ClaimSpec:
     block: str | None = None
     not_comparable: str = ""
     changed_after_results: ThresholdChange | None = None
+    margin: stats.Margin | None = None
 
     def __post_init__(self):
         name = f"claim spec {self.id!r}"
@@ -779,6 +885,8 @@ class ClaimSpec:
     def describe_test(self):
         """The quantity, the test and its thresholds, for the table's ``check`` column."""
         limits = "".join(f"; {name} = {value:g}" for name, value in self.limits.items())
+        if self.margin is not None:
+            limits += f"; margin {self.margin}"
         if self.not_comparable:
             return f"{self.quantity}. {self.test}"
         if self.kind == "identity":
@@ -805,28 +913,66 @@ class ClaimSpec:
             scale" if the runs hold nothing to judge; "not comparable" if the
             spec says so.
         """
-        evidence = self.measure(table, params, dict(self.limits)) if self.measure is not None else None
+        limits = {**self.limits, **({"margin": self.margin} if self.margin is not None else {})}
+        evidence = self.measure(table, params, limits) if self.measure is not None else None
         method = self.describe_test()
+        if evidence is not None and evidence.cells and self.margin is None:
+            raise ValueError(f"claim spec {self.id!r}: its measure judged cells by estimation, so the spec needs a "
+                             f"margin (common.stats.DEFAULT_MARGIN or the paper's own)")
+        estimation = self._estimation(evidence)
         if self.not_comparable:
             return Check("not comparable", self.not_comparable, method,
-                         ours=evidence.ours if evidence else None, paper=evidence.paper if evidence else None)
+                         ours=evidence.ours if evidence else None, paper=evidence.paper if evidence else None,
+                         **{**estimation, "seeds_to_decide": "", "verdict_by_p_value": ""})
         if evidence.score is None:
             if self.kind == "identity":
                 raise ValueError(f"claim spec {self.id!r}: an identity must always be measured; "
                                  f"measure returned no score ({evidence.reason})")
             return Check("not run at this scale", evidence.reason, method, paper=evidence.paper)
-        # Scores are ratios of small counts, thresholds too; the slack keeps k/n >= k/n exact.
-        reached = evidence.score >= self.reproduced_at - 1e-12
-        if self.kind == "identity":
-            verdict = "verified" if reached else "not verified"
-        elif reached:
-            verdict = "reproduced"
-        elif self.partly_at is not None and evidence.score >= self.partly_at - 1e-12:
-            verdict = "partly reproduced"
-        else:
-            verdict = "not reproduced"
+        verdict = self.verdict_of(evidence.score, evidence.reachable)
+        if evidence.reachable is not None and evidence.score_by_p_value is not None:
+            estimation["verdict_by_p_value"] = self.verdict_of(evidence.score_by_p_value, None)
+        if verdict not in ("inconclusive", "partly reproduced"):
+            estimation["seeds_to_decide"] = ""
         reason = f"score {evidence.score:.3g}: {evidence.reason}"
-        return Check(verdict, reason, method, ours=evidence.ours, paper=evidence.paper)
+        return Check(verdict, reason, method, ours=evidence.ours, paper=evidence.paper, **estimation)
+
+    def verdict_of(self, score, reachable):
+        """The verdict of a score under the spec's thresholds.
+
+        Without ``reachable`` (None), the score alone decides: reproduced,
+        partly reproduced or not reproduced (for an identity: verified or not).
+        With it (a claim judged by estimation), "not reproduced" needs the runs
+        to contradict the claim: ``reachable``, the score if every undecided cell
+        went the paper's way, is below the lowest threshold; a score below that
+        threshold that undecided cells could still lift above it is "inconclusive".
+        """
+        # Scores are ratios of small counts, thresholds too; the slack keeps k/n >= k/n exact.
+        slack = 1e-12
+        if self.kind == "identity":
+            return "verified" if score >= self.reproduced_at - slack else "not verified"
+        if score >= self.reproduced_at - slack:
+            return "reproduced"
+        if self.partly_at is not None and score >= self.partly_at - slack:
+            return "partly reproduced"
+        lowest = self.partly_at if self.partly_at is not None else self.reproduced_at
+        if reachable is not None and reachable >= lowest - slack:
+            return "inconclusive"
+        return "not reproduced"
+
+    def _estimation(self, evidence):
+        """The estimation columns of a claim's row from its judged cells (empty without cells)."""
+        if evidence is None or not evidence.cells:
+            return {"effect": "", "margin": "", "seeds_to_decide": "", "verdict_by_p_value": "", "cells": ()}
+        judged = [found for found in evidence.cells if found.comparison is not None]
+        if len(evidence.cells) == 1 and judged:
+            effect = f"{judged[0].comparison.effect} {judged[0].judgement.judgement}"
+        else:
+            effect = stats.Tally(0, 0, 0, tuple(evidence.cells)).summary()
+        undecided = [found.judgement.seeds_to_decide for found in judged if found.judgement.judgement == "undecided"]
+        return {"effect": effect, "margin": str(self.margin), "cells": tuple(evidence.cells),
+                "seeds_to_decide": stats.format_seeds(max(undecided)) if undecided else "",
+                "verdict_by_p_value": ""}
 
 
 def _ran_for(spec, ran):

@@ -1,5 +1,6 @@
 """Claims and verdicts: no verdict without our number, checks, the paper-numbers file."""
 import math
+import numpy as np
 
 import pandas as pd
 import pytest
@@ -152,7 +153,7 @@ def test_saved_verdicts_carry_the_scale_and_read_back():
                      paper=0.12, ours=0.13),
         claims.claim("C2", "Fig. 2", "Robot", verdict="not comparable", reason="simulator substituted"),
     ])
-    csv_path, markdown_path = claims.save_verdicts("toy", table, "quick")
+    csv_path, markdown_path, _ = claims.save_verdicts("toy", table, "quick")
     read = pd.read_csv(csv_path, dtype=str, keep_default_na=False)
     assert list(read["scale"]) == ["quick", "quick"] and list(read["verdict"]) == list(table["verdict"])
     assert "1 reproduced, 1 not comparable" in markdown_path.read_text()
@@ -241,7 +242,7 @@ def test_format_counts_refuses_an_unknown_verdict():
 
 
 def test_saved_verdicts_count_identities_apart():
-    _, markdown_path = claims.save_verdicts("toy", _mixed_table(), "paper")
+    _, markdown_path, _ = claims.save_verdicts("toy", _mixed_table(), "paper")
     assert "1 identity: 1 verified" in markdown_path.read_text()
 
 
@@ -372,3 +373,88 @@ def test_verdicts_of_keeps_the_order_asked_and_leaves_out_absent_claims():
 def test_findings_markdown_leaves_out_bullets_of_blocks_that_did_not_run():
     text = claims.findings_markdown("20 seeds", ["* one", None, "* two"])
     assert text.splitlines() == ["**What the numbers show** (20 seeds):", "", "* one", "* two"]
+
+
+# --------------------------------------------------------------------------- claims judged by estimation
+def _cells(factors, claim="better", seeds=20):
+    """One cell per factor: ours = factor x the baseline's regret on every seed (factor 1: the two tie)."""
+    other = np.random.default_rng(8).lognormal(0.0, 0.5, seeds)
+    noise = np.random.default_rng(9).uniform(0.98, 1.02, seeds)
+    return [claims.stats.cell(f"cell {i}", claims.stats.paired_comparison(
+        other * factor * (noise if factor != 1 else 1.0), other, higher_is_better=False, scale="ratio"),
+        claim, claims.stats.DEFAULT_MARGIN) for i, factor in enumerate(factors)]
+
+
+def estimated(cells, **fields):
+    """A spec whose measure judges the given cells (reproduced at every cell, partly at half)."""
+    def measure(table, params, limits):
+        return claims.Evidence.of_tally(claims.stats.tally(cells), "; ".join(map(str, cells)), ours=1.0)
+    return spec(None, **{"measure": measure, "reproduced_at": 1.0, "partly_at": 0.5,
+                         "margin": claims.stats.DEFAULT_MARGIN, **fields})
+
+
+def _noisy_cell(seeds=4):
+    """A cell that 4 seeds cannot decide: a factor 0.8 on average, spread by a factor of 2 either way."""
+    other = np.random.default_rng(10).lognormal(0.0, 0.5, seeds)
+    ours = other * np.random.default_rng(12).lognormal(np.log(0.8), 0.7, seeds)
+    return claims.stats.cell("noisy", claims.stats.paired_comparison(ours, other, higher_is_better=False,
+                                                                     scale="ratio"),
+                             "better", claims.stats.DEFAULT_MARGIN)
+
+
+@pytest.mark.parametrize("factors, verdict", [
+    ((0.5, 0.5), "reproduced"),
+    ((0.5, 2.0), "partly reproduced"),
+    ((2.0, 2.0), "not reproduced"),
+    ((1.0, 1.0), "not reproduced"),   # ties measured precisely exclude the gain a "better" claim needs
+])
+def test_estimated_claim_verdicts(factors, verdict):
+    assert estimated(_cells(factors)).evaluate(None, {}).verdict == verdict
+
+
+def test_undecided_cells_make_a_claim_inconclusive_with_the_seeds_to_decide():
+    cells = [_noisy_cell()]
+    assert cells[0].judgement.judgement == "undecided"
+    check = estimated(cells).evaluate(None, {})
+    assert check.verdict == "inconclusive" and int(check.seeds_to_decide) > 4
+
+
+def test_a_claim_that_undecided_cells_cannot_lift_to_partly_is_not_reproduced():
+    cells = _cells((2.0, 2.0, 2.0)) + [_noisy_cell()]
+    assert estimated(cells).evaluate(None, {}).verdict == "not reproduced"
+
+
+def test_a_no_harm_claim_with_a_tiny_difference_at_40_seeds_is_reproduced():
+    check = estimated(_cells((1.009,), claim="no worse", seeds=40)).evaluate(None, {})
+    assert (check.verdict, check.verdict_by_p_value) == ("reproduced", "not reproduced")
+
+
+def test_a_no_worse_claim_with_five_untied_losses_is_never_reproduced():
+    other = np.random.default_rng(13).lognormal(0.0, 0.5, 20)
+    ours = other.copy()
+    ours[:5] *= 2.0
+    cell = claims.stats.cell("five losses", claims.stats.paired_comparison(ours, other, higher_is_better=False,
+                                                                           scale="ratio"),
+                             "no worse", claims.stats.DEFAULT_MARGIN)
+    check = estimated([cell]).evaluate(None, {})
+    assert check.verdict in ("inconclusive", "not reproduced") and check.verdict_by_p_value == "reproduced"
+
+
+def test_estimated_claim_rows_carry_effect_margin_and_cells():
+    table = claims.judge([estimated(_cells((0.5,)))], None, {})
+    row = table.iloc[0]
+    assert row["effect"].startswith("0.5") and "1.1" in row["margin"]
+    assert list(table.attrs["effects"]["judgement"]) == ["supported"]
+
+
+def test_a_measure_that_judges_cells_needs_a_margin():
+    with pytest.raises(ValueError, match="margin"):
+        estimated(_cells((0.5,)), margin=None).evaluate(None, {})
+
+
+def test_saved_effects_have_one_row_per_cell(empty_figures):
+    table = claims.judge([estimated(_cells((0.5, 2.0)))], None, {})
+    _, _, effects_path = claims.save_verdicts("toy", table, "paper")
+    saved = pd.read_csv(effects_path)
+    assert list(saved.columns) == list(claims.EFFECT_COLUMNS) and list(saved["judgement"]) == ["supported",
+                                                                                               "contradicted"]

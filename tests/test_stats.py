@@ -131,3 +131,140 @@ def test_count_beyond_chance_refuses_zero_cells():
 def test_zero_resamples_skip_the_interval_but_not_the_test(improved, baseline):
     comparison = stats.paired_comparison(improved, baseline, higher_is_better=True, n_resamples=0)
     assert comparison.outcome == "better" and all(math.isnan(bound) for bound in comparison.interval)
+
+
+# --------------------------------------------------------------------------- estimation against a margin
+MARGIN = stats.DEFAULT_MARGIN
+
+
+def regrets(seeds, seed=11):
+    """Positive per-seed regrets of a baseline, spread as BO regrets are (a factor of a few either way)."""
+    return np.random.default_rng(seed).lognormal(0.0, 0.5, seeds)
+
+
+def judged(ours, other, claim, *, higher_is_better=False, scale="ratio", margin=MARGIN):
+    comparison = stats.paired_comparison(ours, other, higher_is_better=higher_is_better, scale=scale)
+    return stats.judge_cell(comparison, claim, margin)
+
+
+def test_ratio_effect_is_the_ratio_of_means_inside_its_interval():
+    other = regrets(20)
+    ours = other * 0.7
+    effect = stats.paired_comparison(ours, other, higher_is_better=False, scale="ratio").effect
+    assert math.isclose(effect.estimate, 0.7) and effect.low <= 0.7 <= effect.high
+
+
+def test_ratio_effect_does_not_depend_on_the_units():
+    other = regrets(20)
+    ours = other * np.random.default_rng(1).uniform(0.5, 1.3, 20)
+    plain, scaled = stats.estimate_effect(ours, other, "ratio"), stats.estimate_effect(1000 * ours, 1000 * other, "ratio")
+    assert np.allclose([plain.estimate, plain.low, plain.high], [scaled.estimate, scaled.low, scaled.high], rtol=1e-12)
+
+
+def test_difference_effect_is_the_mean_difference():
+    other = np.random.default_rng(2).uniform(0.8, 0.9, 20)
+    effect = stats.estimate_effect(other + 0.01, other, "difference")
+    assert math.isclose(effect.estimate, 0.01)
+
+
+def test_ratio_of_two_all_zero_samples_is_no_difference():
+    zeros = np.zeros(10)
+    assert stats.estimate_effect(zeros, zeros, "ratio") == stats.Effect("ratio", 1.0, 1.0, 1.0)
+
+
+def test_ratio_scale_refuses_negative_values_naming_the_scale():
+    with pytest.raises(ValueError, match="scale='difference'"):
+        stats.paired_comparison(np.array([-1.0, 2.0]), np.array([1.0, 2.0]), higher_is_better=True, scale="ratio")
+
+
+def test_expanded_interval_is_wider_at_few_seeds():
+    assert stats.expanded_tail(10) < stats.expanded_tail(40) < (1 - stats.CONFIDENCE) / 2
+
+
+def test_a_clear_gain_supports_better():
+    other = regrets(20)
+    assert judged(other * 0.5, other, "better").judgement == "supported"
+
+
+def test_a_clear_loss_contradicts_better():
+    other = regrets(20)
+    assert judged(other * 1.5, other, "better").judgement == "contradicted"
+
+
+def test_no_difference_measured_precisely_contradicts_better():
+    # Within 1 % on every seed at 40 seeds: the runs exclude the 10 % gain a "better" claim needs.
+    other = regrets(40)
+    ours = other * np.random.default_rng(3).uniform(0.99, 1.01, 40)
+    assert judged(ours, other, "better").judgement == "contradicted"
+
+
+def test_a_noisy_small_sample_leaves_better_undecided_and_says_how_many_seeds_would_decide():
+    other = regrets(5)
+    ours = other * np.random.default_rng(4).lognormal(-0.1, 0.6, 5)
+    found = judged(ours, other, "better")
+    assert found.judgement == "undecided" and found.seeds_to_decide > 5
+
+
+def test_a_tiny_difference_at_40_seeds_supports_no_worse():
+    # mini_gp_opt's case: 0.9 % more regret, which the p-value rule called harm.
+    other = regrets(40)
+    ours = other * np.random.default_rng(5).uniform(1.004, 1.014, 40)
+    assert stats.paired_comparison(ours, other, higher_is_better=False).outcome == "worse"
+    assert judged(ours, other, "no worse").judgement == "supported"
+
+
+def test_five_untied_losses_never_support_no_worse():
+    # bo_pp's case: 15 seeds tie, the PP variant doubles the regret on the other 5; the Wilcoxon
+    # test cannot reach p < 0.05 on 5 pairs, so the p-value rule called this "no worse".
+    other = regrets(20)
+    ours = other.copy()
+    ours[:5] *= 2.0
+    assert stats.paired_comparison(ours, other, higher_is_better=False).outcome == "no significant difference"
+    assert judged(ours, other, "no worse").judgement in ("undecided", "contradicted")
+
+
+def test_a_large_loss_contradicts_no_worse():
+    other = regrets(20)
+    assert judged(other * 2.0, other, "no worse").judgement == "contradicted"
+
+
+def test_substantially_better_needs_the_interval_beyond_the_margin():
+    other = regrets(40)
+    slightly = other * np.random.default_rng(6).uniform(0.93, 0.95, 40)
+    assert judged(slightly, other, "better").judgement == "supported"
+    assert judged(slightly, other, "substantially better").judgement == "contradicted"
+
+
+def test_higher_is_better_on_the_difference_scale_uses_the_margin_in_natural_units():
+    accuracy = np.random.default_rng(7).uniform(0.80, 0.90, 30)
+    margin = stats.Margin("difference", 0.01, "one point of accuracy")
+    assert judged(accuracy + 0.03, accuracy, "better", higher_is_better=True, scale="difference",
+                  margin=margin).judgement == "supported"
+    assert judged(accuracy - 0.005, accuracy, "no worse", higher_is_better=True, scale="difference",
+                  margin=margin).judgement == "supported"
+
+
+def test_judging_refuses_a_margin_on_another_scale():
+    other = regrets(10)
+    comparison = stats.paired_comparison(other, other, higher_is_better=False, scale="difference")
+    with pytest.raises(ValueError, match="scale='ratio'"):
+        stats.judge_cell(comparison, "better", MARGIN)
+
+
+@pytest.mark.parametrize("fields, named", [({"scale": "log"}, "scale"), ({"size": 0.0}, "size"),
+                                           ({"source": ""}, "source")])
+def test_invalid_margin_is_refused_naming_the_field(fields, named):
+    with pytest.raises(ValueError, match=named):
+        stats.Margin(**{"scale": "ratio", "size": 0.1, "source": "default", **fields})
+
+
+def test_tally_counts_supported_contradicted_and_undecided_cells():
+    other = regrets(20)
+    cells = [stats.cell("gain", stats.paired_comparison(other * 0.5, other, higher_is_better=False, scale="ratio"),
+                        "better", MARGIN),
+             stats.cell("loss", stats.paired_comparison(other * 2, other, higher_is_better=False, scale="ratio"),
+                        "better", MARGIN),
+             stats.cell("absent", None, "better", MARGIN)]
+    counted = stats.tally(cells)
+    assert (counted.score, counted.reachable) == (1 / 3, 2 / 3)
+    assert counted.counts == {"supported": 1, "contradicted": 1, "undecided": 0, "not run": 1}
