@@ -1,0 +1,156 @@
+"""Pictures of the verdicts: every judged cell's effect with its interval, against no effect and the margin.
+
+A claim judged by estimation (:mod:`common.stats`) has one effect per cell, on
+the ratio scale (a regret, a distance, seconds) or in natural units (an
+accuracy). To put every cell of every claim on one axis, each effect is drawn
+as an *advantage in margins*: the advantage of the method the paper favours
+(the log of the ratio, or the difference, signed so that positive is the
+paper's direction) divided by the claim's margin on the same scale
+(:attr:`common.stats.Margin.advantage`). So 0 is no difference, +1 a gain as
+large as the margin and -1 a loss as large as it, whatever the cell's units: a
+"better" cell is supported when its interval lies right of 0, a "no worse" cell
+when it lies right of -1.
+
+:func:`plot_effects` draws one paper (a forest plot, one row per cell, grouped
+by claim, coloured by the cell's judgement); :func:`plot_papers` draws every
+paper's cells side by side for the scorecard.
+"""
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+#: Colour of each cell judgement.
+JUDGEMENT_COLOURS = {"supported": "#1b9e77", "undecided": "#7f7f7f", "contradicted": "#d95f02"}
+#: Advantages beyond this many margins are drawn at the edge, with an arrow.
+CLIP = 8.0
+
+
+def advantage_in_margins(effects):
+    """``(estimate, low, high)`` arrays of each cell's advantage in units of its margin (module docstring).
+
+    Parameters
+    ----------
+    effects : pandas.DataFrame
+        Rows of ``figures/<key>/effects.csv`` (:data:`common.claims.EFFECT_COLUMNS`).
+    """
+    ratio = (effects["scale"] == "ratio").to_numpy()
+    sign = np.where(effects["higher_is_better"].astype(bool).to_numpy(), 1.0, -1.0)
+    margin = np.where(ratio, np.log1p(effects["margin"].to_numpy(float)), effects["margin"].to_numpy(float))
+    scaled = []
+    for column in ("estimate", "low", "high"):
+        values = effects[column].to_numpy(float)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            values = np.where(ratio, np.log(values), values)
+        scaled.append(sign * values / margin)
+    estimate, low, high = scaled
+    return estimate, np.minimum(low, high), np.maximum(low, high)
+
+
+def _draw_cells(ax, y, effects):
+    estimate, low, high = (np.clip(values, -CLIP, CLIP) for values in advantage_in_margins(effects))
+    colours = [JUDGEMENT_COLOURS[name] for name in effects["judgement"]]
+    ax.hlines(y, low, high, colors=colours, linewidth=1.4)
+    ax.scatter(estimate, y, c=colours, s=12, zorder=3)
+    for side in (-CLIP, CLIP):
+        at_edge = np.isclose(low if side < 0 else high, side)
+        ax.scatter(np.full(at_edge.sum(), side), y[at_edge], marker="<" if side < 0 else ">",
+                   c=np.array(colours, dtype=object)[at_edge].tolist() or None, s=14, zorder=3)
+
+
+def _reference_lines(ax):
+    ax.axvline(0.0, color="black", linewidth=0.8)
+    for side in (-1.0, 1.0):
+        ax.axvline(side, color="black", linewidth=0.8, linestyle="--")
+    ax.set_xlim(-CLIP - 0.5, CLIP + 0.5)
+
+
+def _legend(ax):
+    handles = [plt.Line2D([], [], color=colour, marker="o", linewidth=1.4, markersize=4, label=name)
+               for name, colour in JUDGEMENT_COLOURS.items()]
+    ax.legend(handles=handles, loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=3, fontsize=8)
+
+
+def plot_effects(effects, verdicts, *, title=""):
+    """A forest plot of one paper's judged cells, one row each, grouped by claim with its verdict.
+
+    Parameters
+    ----------
+    effects : pandas.DataFrame
+        The cells (``verdict_table.attrs["effects"]`` or ``figures/<key>/effects.csv``).
+    verdicts : pandas.DataFrame
+        The verdict table, for each claim's verdict in the group labels.
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure or None
+        None when no claim was judged by estimation (nothing to draw).
+    """
+    if effects.empty:
+        return None
+    verdict_of = dict(zip(verdicts["id"], verdicts["verdict"]))
+    claim_ids = list(dict.fromkeys(effects["id"]))
+    rows, labels, y, position = [], [], [], 0.0
+    group_labels = []
+    for claim_id in claim_ids:
+        cells = effects[effects["id"] == claim_id]
+        group_labels.append((position, f"{claim_id}: {verdict_of.get(claim_id, '')}"))
+        position += 1
+        for label in cells["cell"]:
+            labels.append((position, str(label)))
+            y.append(position)
+            position += 1
+        rows.append(cells)
+        position += 0.4
+    fig, ax = plt.subplots(figsize=(7.5, 0.9 + 0.16 * position), constrained_layout=True)
+    _reference_lines(ax)
+    _draw_cells(ax, np.array(y), pd.concat(rows))
+    ax.set_yticks([at for at, _ in labels], [text for _, text in labels], fontsize=6)
+    for at, text in group_labels:
+        ax.text(-CLIP - 0.4, at, text, fontsize=7, fontweight="bold", va="center", ha="left")
+    ax.set_ylim(position, -1)
+    ax.grid(axis="y", visible=False)
+    ax.set_xlabel("advantage in the paper's direction, in margins (0: no difference; ±1: the margin)")
+    _legend(ax)
+    if title:
+        ax.set_title(title, fontsize=9, loc="right")
+    return fig
+
+
+def plot_papers(effects_by_paper):
+    """Every paper's judged cells side by side: one row per paper, one dot per cell with its interval.
+
+    Parameters
+    ----------
+    effects_by_paper : mapping of str to pandas.DataFrame
+        Paper key -> its cells (``figures/<key>/effects.csv``); papers without cells are left out.
+
+    Returns
+    -------
+    matplotlib.figure.Figure or None
+        None when no paper has a judged cell.
+    """
+    papers = {key: effects for key, effects in effects_by_paper.items() if not effects.empty}
+    if not papers:
+        return None
+    fig, ax = plt.subplots(figsize=(7.5, 0.9 + 0.75 * len(papers)), constrained_layout=True)
+    _reference_lines(ax)
+    jitter = np.random.default_rng(0)
+    for row, effects in enumerate(papers.values()):
+        _draw_cells(ax, row + jitter.uniform(-0.3, 0.3, len(effects)), effects)
+    counts = [", ".join(f"{int((effects['judgement'] == name).sum())} {name}" for name in JUDGEMENT_COLOURS)
+              for effects in papers.values()]
+    ax.set_yticks(range(len(papers)), [f"{key}\n{count}" for key, count in zip(papers, counts)], fontsize=7)
+    ax.set_ylim(len(papers) - 0.5, -0.5)
+    ax.grid(axis="y", visible=False)
+    ax.set_xlabel("advantage in margins (> 0: the paper's direction)")
+    _legend(ax)
+    return fig
+
+
+def margin_units_note():
+    """The caption's sentence on the axis, for notebooks and the scorecard."""
+    return (f"Each row is one cell of a claim (one comparison on one problem): the dot is the effect, the bar its "
+            f"95 % interval (expanded percentile bootstrap over the seeds), in units of the claim's margin, positive "
+            f"in the paper's direction (0: no difference, dashed: ±1 margin; beyond ±{CLIP:g} drawn at the edge). "
+            f"Green: supported, grey: undecided, orange: contradicted.")
