@@ -115,7 +115,7 @@ VERDICTS_OF_KIND = {"empirical": VERDICTS, "identity": IDENTITY_VERDICTS}
 REQUIRED_PAPER_COLUMNS = ("table", "value")
 OPTIONAL_PAPER_COLUMNS = ("std", "note")
 TABLE_COLUMNS = ("id", "kind", "figure", "statement", "paper", "ours", "check", "verdict", "reason", "disclosure",
-                 "effect", "margin", "seeds_to_decide", "verdict_by_p_value")
+                 "effect", "margin", "seeds_to_decide", "verdict_by_p_value", "confirmatory")
 #: Columns of ``figures/<key>/effects.csv``: one row per cell of every claim judged by estimation.
 EFFECT_COLUMNS = ("id", "cell", "claim", "scale", "estimate", "low", "high", "margin", "margin_source",
                   "higher_is_better", "seeds", "wins", "ties", "losses", "p_value", "judgement", "seeds_to_decide")
@@ -521,8 +521,8 @@ def verdict_table(claims):
              "paper": format_number(item.paper), "ours": format_number(item.ours),
              "check": item.check, "verdict": item.verdict, "reason": item.reason,
              "disclosure": item.disclosure, "effect": item.effect, "margin": item.margin,
-             "seeds_to_decide": item.seeds_to_decide, "verdict_by_p_value": item.verdict_by_p_value}
-            for item in claims]
+             "seeds_to_decide": item.seeds_to_decide, "verdict_by_p_value": item.verdict_by_p_value,
+             "confirmatory": ""} for item in claims]
     table = pd.DataFrame(rows, columns=list(TABLE_COLUMNS))
     table.attrs["effects"] = effects_table(claims)
     return table

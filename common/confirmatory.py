@@ -1,0 +1,123 @@
+"""Confirmatory runs on fresh seeds for the claims the paper-scale runs could not decide.
+
+A claim judged "inconclusive" at the paper's sample (:mod:`common.claims`) gets a
+second, independent sample: fresh seeds, disjoint from every scale's seeds, as
+many as a power computation on the first sample asks for (the seeds at which an
+interval of the observed spread around the observed effect would decide every
+undecided cell, :attr:`common.stats.CellJudgement.seeds_to_decide`), capped by
+what the paper's compute budget allows. The plan is written by
+:func:`make_plan` from the paper-scale verdicts, saved to
+``data/confirmatory/<key>.csv`` and committed *before* any fresh run; the
+confirmatory verdict is judged on the fresh seeds alone, with the same claim
+specs, and shown beside the paper-scale verdict (:func:`beside`), e.g.
+"paper scale: inconclusive at 10 seeds; confirmatory, 40 fresh seeds: reproduced".
+"""
+import pandas as pd
+
+from common import paths, stats
+
+#: Fresh seeds are SEED_OFFSET, SEED_OFFSET + 1, ...: no scale of any paper uses seeds this large.
+SEED_OFFSET = 10_000
+PLAN_COLUMNS = ("id", "paper_seeds", "seeds_to_decide", "planned_seeds", "note")
+
+
+def plan_path(paper_key):
+    """``data/confirmatory/<key>.csv``: the committed plan of a paper's confirmatory runs."""
+    return paths.repo_root() / "data" / "confirmatory" / f"{paths.check_paper_key(paper_key)}.csv"
+
+
+def _seeds(text):
+    """``"40"`` -> 40; ``"more than 10000"`` -> MOST_SEEDS_REPORTED + 1."""
+    return stats.MOST_SEEDS_REPORTED + 1 if str(text).startswith("more than") else int(text)
+
+
+def make_plan(verdicts, paper_seeds, *, most_seeds, least_seeds=10):
+    """Fresh seeds for every inconclusive claim of a verdict table.
+
+    Parameters
+    ----------
+    verdicts : pandas.DataFrame
+        The paper-scale verdict table (:func:`common.claims.judge`).
+    paper_seeds : mapping of str to int
+        Claim id -> the seeds its paper-scale verdict rests on.
+    most_seeds : int
+        The most fresh seeds the paper's compute budget allows for one claim; a
+        claim that needs more is left out, with a note.
+    least_seeds : int, default 10
+        The fewest fresh seeds planned (an interval on fewer says little).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per inconclusive claim (:data:`PLAN_COLUMNS`); ``planned_seeds``
+        0 for a claim left out.
+    """
+    if int(most_seeds) != most_seeds or most_seeds < least_seeds:
+        raise ValueError(f"most_seeds must be an integer >= least_seeds={least_seeds}; got {most_seeds!r}")
+    rows = []
+    for row in verdicts[verdicts["verdict"] == "inconclusive"].itertuples(index=False):
+        needed = _seeds(row.seeds_to_decide)
+        planned = max(needed, least_seeds)
+        note = ""
+        if planned > most_seeds:
+            note = f"left out: needs {stats.format_seeds(needed)} seeds, above the budget of {most_seeds}"
+            planned = 0
+        rows.append({"id": row.id, "paper_seeds": int(paper_seeds[row.id]), "seeds_to_decide": needed,
+                     "planned_seeds": planned, "note": note})
+    return pd.DataFrame(rows, columns=list(PLAN_COLUMNS))
+
+
+def save_plan(paper_key, plan):
+    """Write a plan to :func:`plan_path` (to be committed before its runs); return the path."""
+    path = plan_path(paper_key)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    plan.loc[:, list(PLAN_COLUMNS)].to_csv(path, index=False)
+    return path
+
+
+def load_plan(paper_key):
+    """The committed plan of a paper (empty if it has none)."""
+    path = plan_path(paper_key)
+    if not path.exists():
+        return pd.DataFrame(columns=list(PLAN_COLUMNS))
+    return pd.read_csv(path, keep_default_na=False)
+
+
+def fresh_seeds(count):
+    """The first ``count`` fresh seeds."""
+    return range(SEED_OFFSET, SEED_OFFSET + int(count))
+
+
+def split(table):
+    """``(paper, fresh)``: the tidy table's runs on the paper's seeds and on fresh seeds."""
+    fresh = table["seed"] >= SEED_OFFSET
+    return table[~fresh], table[fresh]
+
+
+def beside(verdicts, fresh_verdicts, plan):
+    """The verdict table with its ``confirmatory`` column filled from the plan and the fresh-seed verdicts.
+
+    Parameters
+    ----------
+    verdicts : pandas.DataFrame
+        The paper-scale verdict table.
+    fresh_verdicts : pandas.DataFrame or None
+        The same claims judged on the fresh seeds alone (None: no fresh runs loaded).
+    plan : pandas.DataFrame
+        :func:`load_plan`'s plan.
+    """
+    fresh = {} if fresh_verdicts is None else dict(zip(fresh_verdicts["id"], fresh_verdicts["verdict"]))
+    found = verdicts.copy()
+    found.attrs = verdicts.attrs
+    for row in plan.itertuples(index=False):
+        at = found["id"] == row.id
+        if not at.any():
+            continue
+        if not row.planned_seeds:
+            text = row.note
+        elif row.id in fresh and fresh[row.id] != "not run at this scale":
+            text = f"{row.planned_seeds} fresh seeds: {fresh[row.id]}"
+        else:
+            text = f"planned: {row.planned_seeds} fresh seeds, not yet run"
+        found.loc[at, "confirmatory"] = f"paper scale {row.paper_seeds} seeds; {text}"
+    return found

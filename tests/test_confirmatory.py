@@ -1,0 +1,30 @@
+"""Confirmatory plans: fresh seeds for inconclusive claims only, within the budget, shown beside the verdict."""
+import pandas as pd
+
+from common import confirmatory
+
+
+def verdicts():
+    return pd.DataFrame({"id": ["A", "B", "C"], "verdict": ["inconclusive", "reproduced", "inconclusive"],
+                         "seeds_to_decide": ["34", "", "more than 10000"], "confirmatory": ["", "", ""]})
+
+
+def test_plan_covers_inconclusive_claims_and_leaves_out_those_beyond_the_budget():
+    plan = confirmatory.make_plan(verdicts(), {"A": 10, "C": 10}, most_seeds=100)
+    assert list(plan["id"]) == ["A", "C"] and list(plan["planned_seeds"]) == [34, 0]
+    assert "left out" in plan.loc[1, "note"]
+
+
+def test_fresh_seeds_are_disjoint_from_the_paper_seeds():
+    table = pd.DataFrame({"seed": [0, 19, *confirmatory.fresh_seeds(3)]})
+    paper, fresh = confirmatory.split(table)
+    assert list(paper["seed"]) == [0, 19] and min(fresh["seed"]) >= confirmatory.SEED_OFFSET > 1000
+
+
+def test_beside_shows_the_fresh_verdict_or_that_it_has_not_run():
+    plan = confirmatory.make_plan(verdicts(), {"A": 10, "C": 10}, most_seeds=100)
+    fresh = pd.DataFrame({"id": ["A"], "verdict": ["reproduced"]})
+    shown = confirmatory.beside(verdicts(), fresh, plan).set_index("id")["confirmatory"]
+    assert shown["A"] == "paper scale 10 seeds; 34 fresh seeds: reproduced" and shown["B"] == ""
+    assert shown["C"].startswith("paper scale 10 seeds; left out")
+    assert "not yet run" in confirmatory.beside(verdicts(), None, plan).set_index("id").loc["A", "confirmatory"]
