@@ -436,13 +436,44 @@ def _report_line(report):
     return line
 
 
+#: The scorecard's columns per paper; the full table (paper's and our numbers, the check) is in figures/<key>/verdicts.md.
+SCORECARD_COLUMNS = ("id", "kind", "figure", "verdict", "effect", "margin", "seeds_to_decide", "verdict_by_p_value",
+                     "confirmatory", "statement", "reason", "disclosure")
+
+
+def _effects_figure(effects_by_paper):
+    """Draw every paper's judged cells into ``figures/scorecard_effects.png``; return its name, or None."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from common import plotting, verdict_figures
+
+    plotting.use_style()
+    fig = verdict_figures.plot_papers(effects_by_paper)
+    if fig is None:
+        return None
+    path = paths.figures_root() / "scorecard_effects.png"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, metadata={"Software": None})
+    plt.close(fig)
+    return path.name
+
+
 def write_scorecard(registry):
-    """Gather every paper's published verdict table into REPRODUCTION.md (atomically); return its path."""
+    """Gather every paper's published verdict table into REPRODUCTION.md (atomically); return its path.
+
+    Per paper: the verdict counts now and under the p-value rule that estimation replaced, and the verdict
+    table's main columns; above them, the judged cells of every paper in one figure.
+    """
     import pandas as pd
 
-    from common.claims import IDENTITY_VERDICTS, VERDICTS, format_counts, markdown_table, verdict_counts
+    from common import verdict_figures
+    from common.claims import (COMPARISON_VERDICTS, IDENTITY_VERDICTS, VERDICTS, format_counts, markdown_table,
+                               verdict_counts)
 
-    sections, totals = [], dict.fromkeys(VERDICTS + IDENTITY_VERDICTS, 0)
+    sections, totals, effects_by_paper = [], dict.fromkeys(VERDICTS + IDENTITY_VERDICTS, 0), {}
     for key in registry:
         try:
             module = load_experiment(key, registry)
@@ -455,17 +486,43 @@ def write_scorecard(registry):
             sections.append(f"Not run yet ({notebook} has written no verdicts).\n")
             continue
         table = pd.read_csv(verdicts_path, dtype=str, keep_default_na=False)
+        table = table.reindex(columns=[*table.columns, *[name for name in SCORECARD_COLUMNS
+                                                          if name not in table.columns]], fill_value="")
+        effects_path = paths.figures_dir(key) / "effects.csv"
+        if effects_path.exists():
+            effects_by_paper[key] = pd.read_csv(effects_path)
         scale = table["scale"].iloc[0] if len(table) else "unknown"
         counts = verdict_counts(table)
         totals = {verdict: totals[verdict] + counts[verdict] for verdict in totals}
-        sections.append(f"Notebook: {notebook}. Scale: {scale}. {format_counts(counts)}.\n")
-        sections.append(markdown_table(table.drop(columns="scale")) + "\n")
+        estimated = table[table["verdict_by_p_value"] != ""]
+        before = ""
+        if len(estimated):
+            now = {verdict: int((estimated["verdict"] == verdict).sum()) for verdict in COMPARISON_VERDICTS}
+            then = {verdict: int((estimated["verdict_by_p_value"] == verdict).sum()) for verdict in COMPARISON_VERDICTS}
+            listed = "; ".join(f"{name} {then[name]} -> {now[name]}" for name in COMPARISON_VERDICTS
+                               if then[name] or now[name])
+            before = (f" Of the {len(estimated)} claims judged by estimation, p-value rule -> estimation: "
+                      f"{listed}.")
+        sections.append(f"Notebook: {notebook}. Scale: {scale}. {format_counts(counts)}.{before} Full table "
+                        f"(the paper's numbers, ours, the check): `figures/{key}/verdicts.md`; every cell's effect: "
+                        f"`figures/{key}/effects.csv`.\n")
+        sections.append(markdown_table(table.loc[:, list(SCORECARD_COLUMNS)]) + "\n")
+    figure = _effects_figure(effects_by_paper)
+    picture = (f"\n![Every judged cell of every paper](figures/{figure})\n\n{verdict_figures.margin_units_note()}\n"
+               if figure else "")
     header = ("# Reproduction scorecard\n\n"
               "One verdict per claim of each paper, gathered by `python reproduce.py` from "
               "`figures/<key>/verdicts.csv`, at each notebook's published configuration. Empirical verdicts: "
               + ", ".join(VERDICTS) + ". Identities and theorems checked numerically: "
               + ", ".join(IDENTITY_VERDICTS) + ".\n\n"
-              f"All papers: {format_counts(totals)}.\n")
+              "A claim that compares methods seed by seed is judged by estimation (`common/stats.py`, "
+              "`common/claims.py`): each cell's effect (a ratio of mean regrets, or a difference in natural units) "
+              "with its 95 % interval against the claim's margin (the paper's own where its words give one, else a "
+              "factor 1.1). \"Not reproduced\" means the runs contradict the claim; \"inconclusive\" that they "
+              "cannot decide it, with the seeds that would (`seeds_to_decide`). `verdict_by_p_value` is what the "
+              "Wilcoxon p-value rule used until 2026-11-25 gives; `confirmatory` the verdict on fresh seeds, where "
+              "planned.\n\n"
+              f"All papers: {format_counts(totals)}.\n{picture}")
     path = paths.scorecard_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(f".{path.name}.tmp")
