@@ -113,10 +113,21 @@ class PairedComparison:
 
 
 def brief(comparison):
-    """One line for a verdict's reason: the effect with its interval, the seed counts and the p-value, e.g.
-    ``"0.78x [0.55, 1.1], 14W/2T/4L p=0.021"``."""
+    """One line for a verdict's reason: the effect with its interval, the seed counts and the p-value, and
+    "better" or "worse" where the effect's interval lies wholly on one side of no difference
+    (:func:`interval_side`), e.g. ``"0.78x [0.55, 0.93], 14W/2T/4L p=0.021 better"``."""
     effect = f"{comparison.effect}, " if comparison.effect is not None else ""
-    return f"{effect}{comparison.wins}W/{comparison.ties}T/{comparison.losses}L p={comparison.p_value:.2g}"
+    side = interval_side(comparison)
+    return (f"{effect}{comparison.wins}W/{comparison.ties}T/{comparison.losses}L p={comparison.p_value:.2g}"
+            + (f" {side}" if side else ""))
+
+
+def interval_side(comparison):
+    """"better" (for a) or "worse" when the effect's interval lies wholly on one side of no difference, else None."""
+    if comparison.effect is None or math.isnan(comparison.effect.low):
+        return None
+    _, low, high = advantage_interval(comparison)
+    return "better" if low > 0 else "worse" if high < 0 else None
 
 
 def paired_by_seed(a, b, *, higher_is_better, **options):

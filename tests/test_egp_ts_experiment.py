@@ -137,15 +137,19 @@ def test_runs_much_faster_is_judged_on_the_quiet_record_seed_by_seed(tmp_path, m
     pd.DataFrame({"problem": "Robot pushing 3D", "method": ["EGP-TS (B)"] * 10 + ["FB-GP-TS"] * 10,
                   "seed": np.concatenate([seeds, seeds]),
                   "cpu_seconds": np.concatenate([1.0 + 0.01 * seeds, 3.0 + 0.01 * seeds])}).to_csv(record, index=False)
-    assert measure(None, PAPER_PARAMS, {}).score == 1
-    assert egp_claims.faster_measure("Robot pushing 3D", "FB-GP-TS", "EGP-TS (B)")(None, PAPER_PARAMS, {}).score == -1
+    margin = {"margin": egp_claims.stats.DEFAULT_MARGIN}
+    faster = measure(None, PAPER_PARAMS, margin)
+    assert (faster.score, faster.cells[0].judgement.judgement) == (1, "supported")
+    slower = egp_claims.faster_measure("Robot pushing 3D", "FB-GP-TS", "EGP-TS (B)")(None, PAPER_PARAMS, margin)
+    assert (slower.score, slower.reachable) == (0, 0)   # 3x slower: contradicted
 
 
 def test_findings_count_the_cells_where_egp_ts_is_better():
     table = _table(FIG1)
     params = {**PAPER_PARAMS, "synthetic_problems": ["Ackley-5d"]}
     text = egp_claims.findings(table, params, egp_claims.judge(table, params))
-    assert ("EGP-TS (A) against the four single-kernel GP-TS: significantly better in 4 (GP-TS (RBF) on Ackley-5d, "
-            "p = 0.002;") in text
-    assert "against the bandit ensembles: significantly better in 2 (" in text and "of 2 cells and worse in 0." in text
+    assert ("EGP-TS (A) against the four single-kernel GP-TS: better (the effect's 95 % interval beyond no "
+            "difference) in 4 (GP-TS (RBF) on Ackley-5d ") in text
+    assert "against the bandit ensembles: better (the effect's 95 % interval beyond no difference) in 2 (" in text
+    assert "of 2 cells and worse in 0." in text
     assert "The four kernels differ significantly (Friedman) on 1 of 1 functions (Ackley-5d)" in text

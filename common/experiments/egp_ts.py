@@ -254,11 +254,11 @@ def hyperparameter_ablation(table):
             for setting in runs_of:
                 row[f"EGP-TS (A) vs rival, {setting}"] = described(stats.paired_by_seed(
                     per_seed(setting, problem, "EGP-TS (A)"), per_seed(setting, problem, rival),
-                    higher_is_better=False))
+                    higher_is_better=False, scale="ratio"))
             versus.append(row)
         for method in ABLATION_METHODS:
             spec, defaults = per_seed("spec", problem, method), per_seed("sklearn defaults", problem, method)
             change.append({"problem": problem, "method": method, "seeds": len(defaults), "spec": spec.mean(),
                            "sklearn defaults": defaults.mean(), "sklearn defaults vs spec": described(
-                               stats.paired_by_seed(defaults, spec, higher_is_better=False))})
+                               stats.paired_by_seed(defaults, spec, higher_is_better=False, scale="ratio"))})
     return pd.DataFrame(versus), pd.DataFrame(change)
