@@ -932,7 +932,7 @@ class ClaimSpec:
         verdict = self.verdict_of(evidence.score, evidence.reachable)
         if evidence.reachable is not None and evidence.score_by_p_value is not None:
             estimation["verdict_by_p_value"] = self.verdict_of(evidence.score_by_p_value, None)
-        if verdict not in ("inconclusive", "partly reproduced"):
+        if verdict != "inconclusive":
             estimation["seeds_to_decide"] = ""
         reason = f"score {evidence.score:.3g}: {evidence.reason}"
         return Check(verdict, reason, method, ours=evidence.ours, paper=evidence.paper, **estimation)
@@ -969,10 +969,36 @@ class ClaimSpec:
             effect = f"{judged[0].comparison.effect} {judged[0].judgement.judgement}"
         else:
             effect = stats.Tally(0, 0, 0, tuple(evidence.cells)).summary()
-        undecided = [found.judgement.seeds_to_decide for found in judged if found.judgement.judgement == "undecided"]
+        seeds = self._seeds_to_decide(evidence)
         return {"effect": effect, "margin": str(self.margin), "cells": tuple(evidence.cells),
-                "seeds_to_decide": stats.format_seeds(max(undecided)) if undecided else "",
-                "verdict_by_p_value": ""}
+                "seeds_to_decide": stats.format_seeds(seeds) if seeds else "", "verdict_by_p_value": ""}
+
+    def _seeds_to_decide(self, evidence):
+        """The fewest seeds at which the claim would leave "inconclusive" if each undecided cell reached the
+        judgement it leans to at its own seeds to decide (:class:`common.stats.CellJudgement`).
+
+        Where the score is the share of cells supported (:meth:`Evidence.of_tally`) the cells are projected one
+        by one; for any other score (a count of problems) it is the seeds that decide every undecided cell.
+        """
+        judged = [found.judgement for found in evidence.cells if found.judgement is not None]
+        undecided = sorted((found.seeds_to_decide, found.leaning) for found in judged
+                           if found.judgement == "undecided")
+        if not undecided:
+            return None
+        n_cells = len(evidence.cells)
+        supported = sum(found.judgement == "supported" for found in judged)
+        contradicted = sum(found.judgement == "contradicted" for found in judged)
+        per_cell = (evidence.score is not None and math.isclose(evidence.score, supported / n_cells)
+                    and evidence.reachable is not None
+                    and math.isclose(evidence.reachable, (n_cells - contradicted) / n_cells))
+        if not per_cell:
+            return undecided[-1][0]
+        for seeds, leaning in undecided:
+            supported += leaning == "supported"
+            contradicted += leaning == "contradicted"
+            if self.verdict_of(supported / n_cells, (n_cells - contradicted) / n_cells) != "inconclusive":
+                return seeds
+        return undecided[-1][0]
 
 
 def _ran_for(spec, ran):

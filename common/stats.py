@@ -462,11 +462,15 @@ class CellJudgement:
         spread around the observed effect would decide it (the half-width shrinks
         as 1/sqrt(seeds)); :data:`MOST_SEEDS_REPORTED` + 1 stands for "more than
         that" (an effect on the boundary). None for a decided cell.
+    leaning : str or None
+        For an undecided cell, the judgement it would reach at ``seeds_to_decide``
+        ("supported" or "contradicted"); None for a decided cell.
     """
 
     claim: str
     judgement: str
     seeds_to_decide: int | None = None
+    leaning: str | None = None
 
 
 def judge_cell(comparison, claim, margin):
@@ -505,16 +509,16 @@ def judge_cell(comparison, claim, margin):
         return CellJudgement(claim, "supported")
     if high < contradicted_below:
         return CellJudgement(claim, "contradicted")
-    # A decision needs the interval clear of a boundary the estimate is already beyond.
-    reachable = [estimate - supported_above if estimate > supported_above else None,
-                 contradicted_below - estimate if estimate < contradicted_below else None]
-    distances = [distance for distance in reachable if distance is not None and distance > 0]
+    # A decision needs the interval clear of a boundary the estimate is already beyond; the farther
+    # the estimate from that boundary, the sooner.
+    distances = {"supported": estimate - supported_above, "contradicted": contradicted_below - estimate}
+    leaning = max(distances, key=distances.get)
     half_width = (high - low) / 2
-    if not distances or not np.isfinite(half_width):
-        return CellJudgement(claim, "undecided", MOST_SEEDS_REPORTED + 1)
-    needed = comparison.n * (half_width / max(distances)) ** 2
+    if distances[leaning] <= 0 or not np.isfinite(half_width):
+        return CellJudgement(claim, "undecided", MOST_SEEDS_REPORTED + 1, leaning)
+    needed = comparison.n * (half_width / distances[leaning]) ** 2
     return CellJudgement(claim, "undecided", int(min(max(math.ceil(needed), comparison.n + 1),
-                                                     MOST_SEEDS_REPORTED + 1)))
+                                                     MOST_SEEDS_REPORTED + 1)), leaning)
 
 
 def format_seeds(seeds):
