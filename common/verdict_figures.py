@@ -21,8 +21,8 @@ import pandas as pd
 
 #: Colour of each cell judgement.
 JUDGEMENT_COLOURS = {"supported": "#1b9e77", "undecided": "#7f7f7f", "contradicted": "#d95f02"}
-#: Advantages beyond this many margins are drawn at the edge, with an arrow.
-CLIP = 8.0
+#: Advantages beyond this many margins are drawn at the edge, with an arrow (a factor 1.1**100, about 14,000).
+CLIP = 100.0
 
 
 def advantage_in_margins(effects):
@@ -58,10 +58,13 @@ def _draw_cells(ax, y, effects):
 
 
 def _reference_lines(ax):
+    # Linear within one margin, logarithmic beyond: the decisions happen near 0 and +-1, the spread reaches far.
+    ax.set_xscale("symlog", linthresh=1.0, linscale=1.0)
     ax.axvline(0.0, color="black", linewidth=0.8)
     for side in (-1.0, 1.0):
         ax.axvline(side, color="black", linewidth=0.8, linestyle="--")
-    ax.set_xlim(-CLIP - 0.5, CLIP + 0.5)
+    ax.set_xlim(-CLIP * 1.3, CLIP * 1.3)
+    ax.set_xticks([-100, -10, -1, 0, 1, 10, 100], ["-100", "-10", "-1", "0", "1", "10", "100"])
 
 
 def _legend(ax):
@@ -107,10 +110,10 @@ def plot_effects(effects, verdicts, *, title=""):
     _draw_cells(ax, np.array(y), pd.concat(rows))
     ax.set_yticks([at for at, _ in labels], [text for _, text in labels], fontsize=6)
     for at, text in group_labels:
-        ax.text(-CLIP - 0.4, at, text, fontsize=7, fontweight="bold", va="center", ha="left")
+        ax.text(-CLIP * 1.25, at, text, fontsize=7, fontweight="bold", va="center", ha="left")
     ax.set_ylim(position, -1)
     ax.grid(axis="y", visible=False)
-    ax.set_xlabel("advantage in the paper's direction, in margins (0: no difference; ±1: the margin)")
+    ax.set_xlabel("advantage in margins (> 0: the paper's direction)")
     _legend(ax)
     if title:
         ax.set_title(title, fontsize=9, loc="right")
@@ -152,5 +155,6 @@ def margin_units_note():
     """The caption's sentence on the axis, for notebooks and the scorecard."""
     return (f"Each row is one cell of a claim (one comparison on one problem): the dot is the effect, the bar its "
             f"95 % interval (expanded percentile bootstrap over the seeds), in units of the claim's margin, positive "
-            f"in the paper's direction (0: no difference, dashed: ±1 margin; beyond ±{CLIP:g} drawn at the edge). "
+            f"in the paper's direction (0: no difference, dashed: ±1 margin; the axis is linear within ±1 and logarithmic "
+            f"beyond, where a ratio's factor 2 is 7.3 margins of a factor 1.1; beyond ±{CLIP:g} drawn at the edge). "
             f"Green: supported, grey: undecided, orange: contradicted.")
