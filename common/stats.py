@@ -30,6 +30,8 @@ claim                  supported when the interval    contradicted when the inte
 better"``              paper's direction               as the margin
 ``"no worse"``         has its worse end within the    lies wholly beyond the margin
                        margin (non-inferiority)        on the worse side
+``"equivalent"``       lies within the margin on       lies wholly beyond the margin
+                       both sides                      on either side
 =====================  =============================  =============================
 
 and otherwise the cell is **undecided**, with the number of seeds that would
@@ -62,7 +64,7 @@ OUTCOMES = ("better", "worse", "no significant difference")
 #: Scales of an effect: ``mean(a) / mean(b)`` or ``mean(a) - mean(b)``.
 EFFECT_SCALES = ("ratio", "difference")
 #: What a claim says of one cell (method a against method b on one problem).
-CELL_CLAIMS = ("better", "substantially better", "no worse")
+CELL_CLAIMS = ("better", "substantially better", "no worse", "equivalent")
 #: How the runs judge one cell of a claim.
 JUDGEMENTS = ("supported", "contradicted", "undecided")
 #: Seeds beyond which :attr:`CellJudgement.seeds_to_decide` is reported as "more than" this.
@@ -142,6 +144,11 @@ def better_share(comparisons):
     """(cells significantly better - cells significantly worse) / cells; a cell that did not run (None) counts 0."""
     found = [c for c in comparisons if c is not None]
     return (sum(is_better(c) for c in found) - sum(c.outcome == "worse" for c in found)) / len(comparisons)
+
+
+def as_well_as_share(comparisons):
+    """Share of cells neither significantly better nor significantly worse (the p-value rule for "as well as")."""
+    return sum(c is not None and c.outcome == "no significant difference" for c in comparisons) / len(comparisons)
 
 
 def no_worse_share(comparisons):
@@ -501,6 +508,8 @@ def judge_cell(comparison, claim, margin):
                          f"compare with paired_comparison(..., scale={margin.scale!r})")
     estimate, low, high = advantage_interval(comparison)
     delta = margin.advantage
+    if claim == "equivalent":
+        return _judge_equivalence(comparison.n, estimate, low, high, delta)
     if claim == "no worse":
         supported_above, contradicted_below = -delta, -delta
     else:
@@ -519,6 +528,22 @@ def judge_cell(comparison, claim, margin):
     needed = comparison.n * (half_width / distances[leaning]) ** 2
     return CellJudgement(claim, "undecided", int(min(max(math.ceil(needed), comparison.n + 1),
                                                      MOST_SEEDS_REPORTED + 1)), leaning)
+
+
+def _judge_equivalence(n, estimate, low, high, delta):
+    """An "equivalent" cell: the interval within +-delta (supported), wholly beyond it (contradicted), else undecided."""
+    if -delta < low and high < delta:
+        return CellJudgement("equivalent", "supported")
+    if low > delta or high < -delta:
+        return CellJudgement("equivalent", "contradicted")
+    distances = {"supported": delta - abs(estimate), "contradicted": abs(estimate) - delta}
+    leaning = max(distances, key=distances.get)
+    half_width = (high - low) / 2
+    if distances[leaning] <= 0 or not np.isfinite(half_width):
+        return CellJudgement("equivalent", "undecided", MOST_SEEDS_REPORTED + 1, leaning)
+    needed = n * (half_width / distances[leaning]) ** 2
+    return CellJudgement("equivalent", "undecided", int(min(max(math.ceil(needed), n + 1), MOST_SEEDS_REPORTED + 1)),
+                         leaning)
 
 
 def format_seeds(seeds):
@@ -596,6 +621,7 @@ def tally(cells):
         raise ValueError(f"cells of one tally must make one claim; got {sorted(claims)}")
     comparisons = [c.comparison for c in cells]
     counts = Tally(0, 0, 0, cells).counts
-    old = no_worse_share(comparisons) if claims == {"no worse"} else better_share(comparisons)
+    old = {"no worse": no_worse_share, "equivalent": as_well_as_share}.get(next(iter(claims), None),
+                                                                          better_share)(comparisons)
     return Tally(score=counts["supported"] / len(cells),
                  reachable=(len(cells) - counts["contradicted"]) / len(cells), old_score=old, cells=cells)

@@ -144,7 +144,7 @@ def test_findings_compare_each_mini_variant_with_bbkb_seed_by_seed():
     table = nas_runs(lambda method: 0.3 if method == "MINI-GP-UCB" else 0.5)
     no_verdicts = pd.DataFrame({"id": [], "verdict": []})
     text = mini_gp_opt_claims.findings(table, PAPER_PARAMS, no_verdicts)
-    assert "MINI-GP-UCB vs BBKB 40W/0T/0L" in text and "MINI-GP-EI vs BBKB 0W/40T/0L" in text
+    assert "MINI-GP-UCB vs BBKB 0.615x [0.612, 0.618], 40W/0T/0L" in text and "MINI-GP-EI vs BBKB 1x [1, 1], 0W/40T/0L" in text
     assert "Mean final normalized R_T/T: MINI-GP-UCB 0.3" in text
 
 
