@@ -822,9 +822,10 @@ class ClaimSpec:
         verdict is then "not comparable" whatever ``measure`` finds.
     changed_after_results : ThresholdChange or None, default None
         A disclosed change of thresholds after paper-scale results.
-    margin : common.stats.Margin or None, default None
+    margin : common.stats.Margin, mapping of str to Margin, or None, default None
         The smallest effect that matters, declared from the paper's words or the
-        project default (:data:`common.stats.DEFAULT_MARGIN`); ``measure``
+        project default (:data:`common.stats.DEFAULT_MARGIN`); a mapping gives one
+        per problem where the claim's problems have different units. ``measure``
         receives it as ``limits["margin"]``. Required for a claim whose measure
         judges cells by estimation.
     """
@@ -844,7 +845,7 @@ class ClaimSpec:
     block: str | None = None
     not_comparable: str = ""
     changed_after_results: ThresholdChange | None = None
-    margin: stats.Margin | None = None
+    margin: stats.Margin | Mapping | None = None
 
     def __post_init__(self):
         name = f"claim spec {self.id!r}"
@@ -886,7 +887,7 @@ class ClaimSpec:
         """The quantity, the test and its thresholds, for the table's ``check`` column."""
         limits = "".join(f"; {name} = {value:g}" for name, value in self.limits.items())
         if self.margin is not None:
-            limits += f"; margin {self.margin}"
+            limits += f"; margin {self.margin_text()}"
         if self.not_comparable:
             return f"{self.quantity}. {self.test}"
         if self.kind == "identity":
@@ -970,8 +971,14 @@ class ClaimSpec:
         else:
             effect = stats.Tally(0, 0, 0, tuple(evidence.cells)).summary()
         seeds = self._seeds_to_decide(evidence)
-        return {"effect": effect, "margin": str(self.margin), "cells": tuple(evidence.cells),
+        return {"effect": effect, "margin": self.margin_text(), "cells": tuple(evidence.cells),
                 "seeds_to_decide": stats.format_seeds(seeds) if seeds else "", "verdict_by_p_value": ""}
+
+    def margin_text(self):
+        """The margin in words; per problem where it is a mapping."""
+        if isinstance(self.margin, Mapping):
+            return "; ".join(f"{name}: {margin}" for name, margin in self.margin.items())
+        return str(self.margin)
 
     def _seeds_to_decide(self, evidence):
         """The fewest seeds at which the claim would leave "inconclusive" if each undecided cell reached the
