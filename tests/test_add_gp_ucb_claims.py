@@ -126,5 +126,7 @@ def test_findings_name_the_lowest_mean_and_count_the_cells_against_gp_ucb():
     params = {**PARAMS, "configurations": ["(10,3,3)"]}
     text = add_claims.findings(table, params, add_claims.judge(table, params))
     assert "the lowest mean final S_T per configuration.** (10,3,3) Add-* " in text
-    assert "Add-*: significantly better in 1 of 1 cells ((10,3,3) Add-* vs GP-UCB) and worse in 0" in text
-    assert "The Add-d/M: significantly better in 3 of 4 cells" in text and "and worse in 1" in text
+    assert ("Add-*: better (the effect's 95 % interval beyond no difference) in 1 of 1 cells ((10,3,3) Add-* vs "
+            "GP-UCB 0.197x [0.193, 0.202]) and worse in 0") in text
+    assert "The Add-d/M: better (the effect's 95 % interval beyond no difference) in 3 of 4 cells" in text
+    assert "and worse in 1" in text
