@@ -1,4 +1,6 @@
 """The random_exploration claims judged on small synthetic tidy tables (never the cache)."""
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -73,7 +75,9 @@ def test_being_better_on_one_function_of_three_is_partly_reproduced(specs):
 def test_a_smaller_spread_counts_as_more_precise(specs):
     table = benchmark_runs(spread=lambda problem, method: 0.2 if method == "GP-UCB+" else 1.0)
     assert verdict(specs["precise-GP-UCB+"], table) == "reproduced"
-    assert verdict(specs["precise-EXPLOIT+"], table) == "not reproduced"
+    # EXPLOIT+'s spread equals the baselines': the intervals of the SD ratios straddle 1, and with no margin for a
+    # spread the runs cannot tell "as precise" from "more precise".
+    assert verdict(specs["precise-EXPLOIT+"], table) == "inconclusive"
 
 
 def test_exploit_plus_worse_than_ucb_is_not_competitive(specs):
@@ -100,10 +104,12 @@ def test_below_the_papers_seeds_a_claim_is_not_run_at_this_scale(specs):
 def test_findings_count_the_cells_where_a_new_method_is_better():
     table = benchmark_runs(lambda problem, method: 1.0 if method == "EXPLOIT+" and problem == "Levy" else 0.0)
     text = random_exploration_claims.findings(table, PAPER_PARAMS, random_exploration_claims.judge(table, PAPER_PARAMS))
-    assert ("EXPLOIT+ on the benchmarks (Fig. 2, Table 1).** Against the four baselines, significantly better in 4 "
-            "of 12 cells (Levy vs GP-UCB, Levy vs EXPLOIT, Levy vs EI, Levy vs PI) and worse in 0.") in text
-    assert ("GP-UCB+ on the benchmarks (Fig. 2, Table 1).** Against the four baselines, significantly better in "
-            "0 of 12 cells") in text
+    found = re.search(r"EXPLOIT\+ on the benchmarks \(Fig. 2, Table 1\).\*\* Against the four baselines, better "
+                      r"\(the effect's 95 % interval beyond no difference\) in 4 of 12 cells \((.*?)\) and worse in 0.",
+                      text)
+    assert found and all(f"Levy vs {other} " in found.group(1) for other in ("GP-UCB", "EXPLOIT", "EI", "PI"))
+    assert ("GP-UCB+ on the benchmarks (Fig. 2, Table 1).** Against the four baselines, better (the effect's 95 % "
+            "interval beyond no difference) in 0 of 12 cells") in text
 
 
 def test_findings_say_which_blocks_ran_below_the_papers_scale():

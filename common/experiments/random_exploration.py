@@ -281,6 +281,10 @@ def mean_and_sd(finals, column):
 def ablation_table(table, ablation, block, column, higher_is_better, ablation_label):
     """An ablation beside the block it varies, on the ablation's seeds: mean final values and a paired comparison.
 
+    Each row has the ratio of means (ablation over main) with its 95 % interval, "better" or "worse" where the
+    interval lies wholly on one side of 1 (else "undecided"), and whether it rules out an effect of the project's
+    margin, a factor 1.1 either way ("yes" when the interval lies inside it, "no" when wholly outside).
+
     Parameters
     ----------
     table : the tidy table of runs.
@@ -307,9 +311,12 @@ def ablation_table(table, ablation, block, column, higher_is_better, ablation_la
         if not common_seeds:
             continue
         comparison = stats.paired_comparison(other[common_seeds].to_numpy(), ours[common_seeds].to_numpy(),
-                                             higher_is_better=higher_is_better)
+                                             higher_is_better=higher_is_better, scale="ratio")
+        equivalent = stats.judge_cell(comparison, "equivalent", stats.DEFAULT_MARGIN).judgement
         rows.append({"problem": problem, "method": method, "seeds": len(common_seeds),
                      "main": ours[common_seeds].mean(), ablation_label: other[common_seeds].mean(),
+                     "ratio": str(comparison.effect),
                      "W/T/L": f"{comparison.wins}/{comparison.ties}/{comparison.losses}", "p": comparison.p_value,
-                     "outcome": comparison.outcome})
+                     "outcome": stats.interval_side(comparison) or "undecided",
+                     "within 1.1x": {"supported": "yes", "contradicted": "no"}.get(equivalent, "undecided")})
     return pd.DataFrame(rows) if rows else None

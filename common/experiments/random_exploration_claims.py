@@ -7,20 +7,28 @@ judged for each of them apart, and per function or problem.
 
 Every method of a repetition starts from the same initial design, and GP-UCB+
 and EXPLOIT+ draw the same random points, so methods are compared seed by seed
-(:func:`common.stats.paired_comparison`, Wilcoxon at :data:`common.stats.ALPHA`)
-on one number per run: the final simple regret (benchmarks, lower is better),
-the final fill distance (lower), the cumulative or late instantaneous test
-error (random forest, lower) or the maximum attained value (sprinkler,
-higher). A *cell* is one (problem, new method, other method) comparison.
+(:func:`common.stats.paired_comparison`) on one number per run: the final
+simple regret (benchmarks, lower is better), the final fill distance (lower),
+the cumulative or late instantaneous test error (random forest, lower) or the
+maximum attained value (sprinkler, higher). A *cell* is one (problem, new
+method, other method) comparison, judged by estimation (:mod:`common.claims`,
+since 2026-11-25): the ratio of the two methods' means with its 95 % interval,
+against the claim's margin. Every quantity is positive; the paper gives no size
+for any claim, so every margin is the project default, a factor 1.1
+(declared before re-judging).
 
-Threshold rules (see :mod:`common.claims`):
+Threshold rules (unchanged; see :mod:`common.claims`):
 
-* "outperform" claims score ``(cells significantly better - cells
-  significantly worse) / cells``; ``reproduced_at`` is the share of cells where
-  the paper's own table has the new method better, and ``partly_at`` is
-  :func:`common.claims.partly_threshold` of the number of cells.
-* "competitive" claims are claims of no harm: reproduced only if no cell is
-  significantly worse, partly from three quarters of the cells.
+* "outperform" claims score the share of cells supported; ``reproduced_at`` is
+  the share of cells where the paper's own table has the new method better, and
+  ``partly_at`` is :func:`common.claims.partly_threshold` of the number of cells.
+* "competitive" claims are claims of no harm: a cell is supported when the
+  interval's worse end stays within the margin; reproduced only if every cell
+  is, partly from three quarters of the cells.
+* GP-UCB's "sensitivity to beta" counts the functions where the interval of
+  the ratio lies wholly on one side of 1 (either way); "drastically smaller"
+  fill distances keep their test (significantly smaller and a mean at least
+  ``margin`` below).
 * The standard-deviation claims (Table 4) compare the spread of the final
   regret over the seeds: a cell counts as smaller if the 95% paired-bootstrap
   interval of log(SD new / SD other) lies below 0.
@@ -99,29 +107,30 @@ def _by_seed(values, method):
 
 
 def _paired(a, b, higher_is_better):
-    return stats.paired_by_seed(a, b, higher_is_better=higher_is_better)
+    # Every compared quantity here is > 0 (regrets, fill distances, test errors, the sprinkler's maxima).
+    return stats.paired_by_seed(a, b, higher_is_better=higher_is_better, scale="ratio")
 
 
 def _details(comparisons):
     return "; ".join(f"{label}: {stats.brief(found) if found else 'not run'}" for label, found in comparisons.items())
 
 
-def _better_score(comparisons):
-    """:func:`common.stats.better_share` of a dict of cells, or None if no cell ran."""
-    return stats.better_share(list(comparisons.values())) if any(comparisons.values()) else None
-
-
-def _no_harm_score(comparisons):
-    """:func:`common.stats.no_worse_share` of a dict of cells, or None if no cell ran."""
-    return stats.no_worse_share(list(comparisons.values())) if any(comparisons.values()) else None
+def _evidence(comparisons, claim, margin, **fields):
+    """Evidence from a dict of cells judged as ``claim`` ("better" or "no worse") against ``margin``
+    (:meth:`common.claims.Evidence.of_tally`), or None if no cell ran."""
+    if not any(comparisons.values()):
+        return None
+    cells = [stats.cell(label, found, claim, margin) for label, found in comparisons.items()]
+    return Evidence.of_tally(stats.tally(cells), "; ".join(map(str, cells)), **fields)
 
 
 # --------------------------------------------------------------------------- measures
-def new_method_versus_baselines(values_of, problems_of, higher_is_better, score, *, others=BASELINES, method):
+def new_method_versus_baselines(values_of, problems_of, higher_is_better, claim, *, others=BASELINES, method):
     """``measure`` comparing one new method with each of ``others`` on each problem, seed by seed.
 
     ``values_of(table)`` gives the per-run values, ``problems_of(params)`` the
-    problems, ``score`` turns the comparisons into a score.
+    problems; each cell is judged as ``claim`` ("better" or "no worse") against
+    the spec's margin, the score the share of cells supported.
     """
     def measure(table, params, limits):
         values = values_of(table)
@@ -134,10 +143,9 @@ def new_method_versus_baselines(values_of, problems_of, higher_is_better, score,
         means = values.groupby(["problem", "method"])["value"].mean()
         ours = {f"{problem} {name}": means.get((problem, name)) for problem in problems_of(params)
                 for name in (method, *others)}
-        found = score(comparisons)
-        if found is None:
-            return Evidence(None, "no runs of this block at these parameters")
-        return Evidence(found, _details(comparisons), ours={k: v for k, v in ours.items() if v is not None})
+        found = _evidence(comparisons, claim, limits["margin"],
+                          ours={k: v for k, v in ours.items() if v is not None})
+        return found or Evidence(None, "no runs of this block at these parameters")
     return measure
 
 
@@ -202,8 +210,11 @@ def spread_versus_baselines(method):
         details = [f"{label}: SD ratio {ratio:.3g} [{np.exp(low):.3g}, {np.exp(high):.3g}]"
                    for label, (ratio, low, high) in cells.items()]
         n_cells = len(params["bench_functions"]) * len(BASELINES)
-        return Evidence((smaller - larger) / n_cells, "; ".join(details),
-                        ours={label: ratio for label, (ratio, _, _) in cells.items()})
+        # Smaller where the interval lies below 1, against it where above; an interval across 1 is undecided.
+        return Evidence(smaller / n_cells, f"{smaller} smaller, {larger} larger, {n_cells - smaller - larger} "
+                        f"undecided of {n_cells}; " + "; ".join(details),
+                        ours={label: ratio for label, (ratio, _, _) in cells.items()},
+                        reachable=(n_cells - larger) / n_cells, score_by_p_value=(smaller - larger) / n_cells)
     return measure
 
 
@@ -217,11 +228,10 @@ def fill_distance_between(table, params, limits):
             _by_seed(values, "GP-UCB"), _by_seed(values, "EXPLOIT"), higher_is_better=False)
         comparisons[f"{column}: GP-UCB larger than EXPLORE"] = _paired(
             _by_seed(values, "GP-UCB"), _by_seed(values, "EXPLORE"), higher_is_better=True)
-    score = _better_score(comparisons)
-    if score is None:
-        return Evidence(None, "no fill-distance runs at these parameters")
     means = run_values(table, "fill", "fill_xd").groupby("method")["value"].mean()
-    return Evidence(score, _details(comparisons), ours={f"mean h (X_D) {k}": v for k, v in means.items()})
+    found = _evidence(comparisons, "better", limits["margin"],
+                      ours={f"mean h (X_D) {k}": v for k, v in means.items()})
+    return found or Evidence(None, "no fill-distance runs at these parameters")
 
 
 def uniform_fills_best(table, params, limits):
@@ -246,7 +256,8 @@ def uniform_fills_best(table, params, limits):
 def beta_comparison(method, mode):
     """``measure`` of Fig. 5: ``method`` with TWO against SUP on each function, seed by seed.
 
-    ``mode`` "two_better": TWO significantly better; "differ": significantly different either way.
+    ``mode`` "two_better": TWO better (cells judged against the spec's margin); "differ": the interval of the
+    ratio of means wholly on one side of 1, either way.
     """
     def measure(table, params, limits):
         two = run_values(table, "benchmark", "regret")
@@ -259,16 +270,16 @@ def beta_comparison(method, mode):
         found = [c for c in comparisons.values() if c is not None]
         if not found:
             return Evidence(None, "no SUP runs at these parameters")
-        if mode == "two_better":
-            score = _better_score(comparisons)
-        else:
-            score = sum(c.outcome != "no significant difference" for c in found) / len(comparisons)
         ours = {}
         for problem in params["bench_functions"]:
             for beta, values in (("TWO", two), ("SUP", sup)):
                 here = _by_seed(values[values["problem"] == problem], method)
                 if not here.empty:
                     ours[f"{problem} {beta}"] = here.mean()
+        if mode == "two_better":
+            return _evidence(comparisons, "better", limits["margin"], ours=ours)
+        # "Sensitivity" either way: the effect's interval beyond no difference on one side or the other.
+        score = sum(stats.interval_side(c) is not None for c in found) / len(comparisons)
         return Evidence(score, _details(comparisons), ours=ours)
     return measure
 
@@ -284,7 +295,7 @@ def sprinkler_values(table):
 def exploit_plus_largest(table, params, limits):
     """``measure`` of "EXPLOIT+ attains on average the largest maximum value" (§5.3).
 
-    1 if EXPLOIT+ has the largest mean and no method is significantly better
+    1 if EXPLOIT+ has the largest mean and is no worse than every method within the spec's margin
     seed by seed; 0.5 if only the latter; 0 otherwise.
     """
     values = sprinkler_values(table)
@@ -294,10 +305,17 @@ def exploit_plus_largest(table, params, limits):
                    for other in experiment.METHODS if other != "EXPLOIT+"}
     means = values.groupby("method")["value"].mean()
     largest = means.idxmax() == "EXPLOIT+"
-    unbeaten = all(c is None or stats.is_no_worse(c) for c in comparisons.values())
-    score = 1.0 if largest and unbeaten else (0.5 if unbeaten else 0.0)
-    return Evidence(score, f"largest mean: {means.idxmax()} ({means.max():.3f}); " + _details(comparisons),
-                    ours=means.to_dict())
+    cells = [stats.cell(label, found, "no worse", limits["margin"]) for label, found in comparisons.items()]
+    judgements = [c.judgement.judgement for c in cells if c.judgement is not None]
+
+    def score_of(unbeaten):
+        return 1.0 if largest and unbeaten else (0.5 if unbeaten else 0.0)
+
+    return Evidence(score_of(all(j == "supported" for j in judgements)),
+                    f"largest mean: {means.idxmax()} ({means.max():.3f}); " + "; ".join(map(str, cells)),
+                    ours=means.to_dict(), reachable=score_of("contradicted" not in judgements),
+                    score_by_p_value=score_of(all(c is None or stats.is_no_worse(c) for c in comparisons.values())),
+                    cells=tuple(cells))
 
 
 def table3_agreement(numbers):
@@ -329,8 +347,9 @@ def claim_specs(numbers):
             "The fill-distance for GP-UCB lies in between those for EXPLORE and EXPLOIT", "§4.1",
             "final fill distance on Rastrigin-10 (reference sets X_D = 100 LHS points and 10,000 uniform points), "
             "GP-UCB (SUP) against EXPLOIT (should be smaller) and EXPLORE (should be larger), 4 cells",
-            "(cells significantly in the stated direction - cells significantly against) / 4",
-            fill_distance_between, reproduced_at=1.0, partly_at=0.5, min_scale="paper", block="fill"),
+            "share of the 4 cells supported in the stated direction (the interval of the ratio of means beyond 1)",
+            fill_distance_between, reproduced_at=1.0, partly_at=0.5, min_scale="paper", block="fill",
+            margin=stats.DEFAULT_MARGIN),
         ClaimSpec(
             "fill-uniform", "Fig. 1",
             "UNIFORM yields a drastically smaller fill-distance even when compared with EXPLORE", "§4.1",
@@ -346,10 +365,11 @@ def claim_specs(numbers):
             "For all three benchmark functions, GP-UCB+ and EXPLOIT+ outperform the other methods", "§5.1",
             f"final simple regret after 400 evaluations, {method} against GP-UCB, EXPLOIT, EI and PI on Ackley, "
             "Rastrigin and Levy (12 cells)",
-            f"(cells significantly better - significantly worse) / 12; reproduced at the paper's own share "
+            f"share of the 12 cells supported (the interval of the ratio of mean regrets below 1); reproduced at the paper's own share "
             f"({share:.3g}: its Table 1 means)",
-            new_method_versus_baselines(benchmark_values, benchmark_problems, False, _better_score, method=method),
-            reproduced_at=share, partly_at=claims.partly_threshold(12), min_scale="paper", block="benchmark"))
+            new_method_versus_baselines(benchmark_values, benchmark_problems, False, "better", method=method),
+            reproduced_at=share, partly_at=claims.partly_threshold(12), min_scale="paper", block="benchmark",
+            margin=stats.DEFAULT_MARGIN))
     for method in NEW_METHODS:
         share = paper_share(numbers, "table4", method, functions)
         specs.append(ClaimSpec(
@@ -357,7 +377,7 @@ def claim_specs(numbers):
             "the new methods are not only more accurate, but also more precise", "§5.1; App. B",
             f"SD over the seeds of the final simple regret, {method} against GP-UCB, EXPLOIT, EI and PI per "
             "function (12 cells)",
-            "(cells with the paired-bootstrap 95% interval of log SD ratio below 0 - above 0) / 12; reproduced "
+            "share of the 12 cells with the paired-bootstrap 95% interval of log SD ratio below 0 (above 0: contradicted); reproduced "
             f"at the paper's own share ({share:.3g}: its Table 4)",
             spread_versus_baselines(method), reproduced_at=share, partly_at=claims.partly_threshold(12),
             min_scale="paper", block="benchmark"))
@@ -366,14 +386,15 @@ def claim_specs(numbers):
             "beta-plus", "Fig. 5",
             "the GP-UCB+ algorithm tends to work better with smaller beta_t values", "App. B",
             "final simple regret of GP-UCB+ with beta^1/2 = 2 (TWO) against beta^1/2 = max_X_D |f| (SUP), per function",
-            "(functions where TWO is significantly better - significantly worse) / 3; 'tends to': most functions",
-            beta_comparison("GP-UCB+", "two_better"), reproduced_at=2 / 3, min_scale="paper", block="beta"),
+            "share of the 3 functions where TWO is better (the interval of the ratio below 1); 'tends to': most functions",
+            beta_comparison("GP-UCB+", "two_better"), reproduced_at=2 / 3, min_scale="paper", block="beta",
+            margin=stats.DEFAULT_MARGIN),
         ClaimSpec(
             "beta-ucb", "Fig. 5",
             "In all three benchmark functions, GP-UCB exhibits sensitivity to the choice of parameter beta_t",
             "App. B",
             "final simple regret of GP-UCB with TWO against SUP, per function",
-            "share of functions where they differ significantly (either way)",
+            "share of functions where they differ (the interval of the ratio of means beyond 1 either way)",
             beta_comparison("GP-UCB", "differ"), reproduced_at=1.0, partly_at=claims.partly_threshold(3),
             min_scale="paper", block="beta"),
         ClaimSpec(
@@ -381,10 +402,11 @@ def claim_specs(numbers):
             "the parameter-free EXPLOIT+ algorithm achieves competitive performance compared with UCB algorithms "
             "with well-tuned weight parameters", "§5.1",
             "final simple regret, EXPLOIT+ against GP-UCB and GP-UCB+ with beta^1/2 = 2, per function (6 cells)",
-            "share of cells where EXPLOIT+ is not significantly worse (a claim of no harm)",
-            new_method_versus_baselines(benchmark_values, benchmark_problems, False, _no_harm_score,
+            "share of cells where EXPLOIT+ is no worse (the interval of the ratio of mean regrets below the margin)",
+            new_method_versus_baselines(benchmark_values, benchmark_problems, False, "no worse",
                                         method="EXPLOIT+", others=("GP-UCB", "GP-UCB+")),
-            reproduced_at=1.0, partly_at=NO_HARM_PARTLY_AT, min_scale="paper", block="benchmark"),
+            reproduced_at=1.0, partly_at=NO_HARM_PARTLY_AT, min_scale="paper", block="benchmark",
+            margin=stats.DEFAULT_MARGIN),
     ]
     random_forest_claims = (
         ("rf-cumulative", "Table 2, Fig. 3", "both GP-UCB+ and EXPLOIT+ algorithms led to smaller cumulative test "
@@ -398,10 +420,11 @@ def claim_specs(numbers):
             specs.append(ClaimSpec(
                 f"{name}-{method}", figure, quote, where,
                 f"{quantity} on the substitute data, {method} against GP-UCB, EXPLOIT, EI and PI (4 cells)",
-                "(cells significantly smaller - significantly larger) / 4; the paper has all 4 for both methods",
-                new_method_versus_baselines(values_of, lambda params: ["RF_diabetes"], False, _better_score,
+                "share of the 4 cells smaller (the interval of the ratio of means below 1); the paper has all 4 for both methods",
+                new_method_versus_baselines(values_of, lambda params: ["RF_diabetes"], False, "better",
                                             method=method),
-                reproduced_at=1.0, partly_at=claims.partly_threshold(4), min_scale="paper", block="random_forest"))
+                reproduced_at=1.0, partly_at=claims.partly_threshold(4), min_scale="paper", block="random_forest",
+                margin=stats.DEFAULT_MARGIN))
     specs += [
         ClaimSpec(
             "rf-values", "Table 2", "Cumulative test error averaged over 20 experiments (Table 2's values)",
@@ -413,15 +436,16 @@ def claim_specs(numbers):
             "performance", "§5.3",
             "maximum attained value after 100 evaluations, GP-UCB+ and EXPLOIT+ against GP-UCB, EXPLOIT, EI and "
             "PI (8 cells)",
-            "share of cells where the new method is not significantly worse (a claim of no harm)",
+            "share of cells where the new method is no worse (the interval of the ratio of means within the margin)",
             _both_new_methods(sprinkler_values), reproduced_at=1.0, partly_at=NO_HARM_PARTLY_AT,
-            min_scale="paper", block="sprinkler"),
+            min_scale="paper", block="sprinkler", margin=stats.DEFAULT_MARGIN),
         ClaimSpec(
             "sprinkler-exploit-plus-largest", "Table 3",
             "EXPLOIT+ attains on average the largest maximum value", "§5.3",
             "mean maximum attained value after 100 evaluations, and EXPLOIT+ against each other method seed by seed",
-            "1 if EXPLOIT+ has the largest mean and no method is significantly better, 0.5 if only the latter",
-            exploit_plus_largest, reproduced_at=1.0, partly_at=0.5, min_scale="paper", block="sprinkler"),
+            "1 if EXPLOIT+ has the largest mean and is no worse than any method within the margin, 0.5 if only the latter",
+            exploit_plus_largest, reproduced_at=1.0, partly_at=0.5, min_scale="paper", block="sprinkler",
+            margin=stats.DEFAULT_MARGIN),
         ClaimSpec(
             "sprinkler-values", "Table 3", "Table 3's mean maximum attained values", "Table 3",
             "mean maximum attained value per method against the paper's mean",
@@ -440,10 +464,9 @@ def _both_new_methods(values_of):
         for method in NEW_METHODS:
             for other in BASELINES:
                 comparisons[f"{method} vs {other}"] = _paired(_by_seed(values, method), _by_seed(values, other), True)
-        score = _no_harm_score(comparisons)
-        if score is None:
-            return Evidence(None, "no runs of this block at these parameters")
-        return Evidence(score, _details(comparisons), ours=values.groupby("method")["value"].mean().to_dict())
+        found = _evidence(comparisons, "no worse", limits["margin"],
+                          ours=values.groupby("method")["value"].mean().to_dict())
+        return found or Evidence(None, "no runs of this block at these parameters")
     return measure
 
 
@@ -467,10 +490,11 @@ def _versus(values, method, problems, others, higher_is_better):
 
 
 def _tally(comparisons):
-    """"significantly better in b of n cells (...), worse in w (...)" of a dict of comparisons."""
-    better = [label for label, found in comparisons.items() if stats.is_better(found)]
-    worse = [label for label, found in comparisons.items() if found.outcome == "worse"]
-    return (f"significantly better in {len(better)} of {len(comparisons)} cells"
+    """"better in b of n cells (...), worse in w (...)" of a dict of comparisons, by the effects' intervals."""
+    better = [f"{label} {found.effect}" for label, found in comparisons.items()
+              if stats.interval_side(found) == "better"]
+    worse = [f"{label} {found.effect}" for label, found in comparisons.items() if stats.interval_side(found) == "worse"]
+    return (f"better (the effect's 95 % interval beyond no difference) in {len(better)} of {len(comparisons)} cells"
             + (f" ({', '.join(better)})" if better and len(better) < len(comparisons) else "")
             + f" and worse in {len(worse)}" + (f" ({', '.join(worse)})" if worse and len(worse) < len(comparisons)
                                                else ""))
@@ -480,9 +504,12 @@ def _ablation_outcomes(table, ablation, block, column, higher_is_better, label):
     found = experiment.ablation_table(table, ablation, block, column, higher_is_better, label)
     if found is None:
         return None, None
-    counts = found["outcome"].value_counts()
-    return found, (f"{counts.get('better', 0)} of {len(found)} cells significantly better and "
-                   f"{counts.get('worse', 0)} worse on {found['seeds'].max()} seeds")
+    counts, ruled_out = found["outcome"].value_counts(), int((found["within 1.1x"] == "yes").sum())
+    seeds = found["seeds"].max()
+    return found, (f"on {seeds} seeds, the ablation is better (the interval of the ratio of means below 1) in "
+                   f"{counts.get('better', 0)} of {len(found)} cells, worse in {counts.get('worse', 0)}, and rules "
+                   f"out an effect of a factor 1.1 either way (the interval inside it) in {ruled_out}"
+                   + (" (below 10 paired seeds an ablation cannot rule an effect out)" if seeds < 10 else ""))
 
 
 def _fill_bullet(table, verdicts):
@@ -522,7 +549,7 @@ def _benchmark_bullets(table, params, verdicts):
         cells = spread_cells(values, method, problems)
         smaller = [label for label, (_, _, high) in cells.items() if high < 0]
         larger = [label for label, (_, low, _) in cells.items() if low > 0]
-        bullets.append(f"* **{method}'s precision (Table 4).** Its SD of the final regret is significantly smaller "
+        bullets.append(f"* **{method}'s precision (Table 4).** Its SD of the final regret is smaller (the bootstrap interval of the SD ratio below 1) "
                        f"than the baseline's in {len(smaller)} of {len(cells)} cells"
                        + (f" ({', '.join(smaller)})" if smaller else "") + f" and larger in {len(larger)}"
                        + (f" ({', '.join(larger)})" if larger else "")
@@ -535,8 +562,9 @@ def _benchmark_bullets(table, params, verdicts):
                                       _by_seed(sup[sup["problem"] == problem], method), higher_is_better=False)
                      for problem in problems}
             found = {problem: comparison for problem, comparison in found.items() if comparison is not None}
-            parts.append(f"{method}: TWO significantly better than SUP on "
-                         f"{sum(stats.is_better(c) for c in found.values())} of {len(found)} functions (wins: "
+            parts.append(f"{method}: TWO better than SUP (the interval of the ratio below 1) on "
+                         f"{sum(stats.interval_side(c) == 'better' for c in found.values())} of {len(found)} "
+                         f"functions (wins: "
                          + ", ".join(f"{problem} {c.wins} of {c.n}" for problem, c in found.items()) + ")")
         bullets.append(f"* **β (Fig. 5).** {'; '.join(parts)}. Verdicts: "
                        f"{claims.verdicts_of(verdicts, ['beta-plus', 'beta-ucb'])}.")
@@ -571,14 +599,15 @@ def _sprinkler_bullet(table, verdicts):
     problems = sorted(set(values["problem"]))
     against = {f"{method} vs {label}": found for method in NEW_METHODS
                for label, found in _versus(values, method, problems, BASELINES, True).items()}
-    not_worse = sum(stats.is_no_worse(found) for found in against.values())
+    not_worse = sum(stats.judge_cell(found, "no worse", stats.DEFAULT_MARGIN).judgement == "supported"
+                    for found in against.values())
     means = values.groupby("method")["value"].mean()
     numbers = claims.load_paper_numbers(experiment.PAPER)
     paper = pd.Series({method: claims.paper_number(numbers, "table3", method=method).value for method in means.index})
     below = paper - means
-    text = (f"* **Sprinkler (Table 3, Fig. 4).** The new methods are not significantly worse than a baseline in "
-            f"{not_worse} of {len(against)} cells and significantly better in "
-            f"{sum(stats.is_better(found) for found in against.values())}. The largest mean is {means.idxmax()}'s "
+    text = (f"* **Sprinkler (Table 3, Fig. 4).** The new methods are no worse than a baseline within a factor 1.1 "
+            f"(the interval of the ratio of means) in {not_worse} of {len(against)} cells and better (the interval "
+            f"beyond 1) in {sum(stats.interval_side(found) == 'better' for found in against.values())}. The largest mean is {means.idxmax()}'s "
             f"({means.max():.1f}; EXPLOIT+ {means['EXPLOIT+']:.1f}). Our six means lie {below.min():.1f} to "
             f"{below.max():.1f} below the paper's.")
     scaled, outcome = _ablation_outcomes(table, "scaling_ablation", "sprinkler", "best_so_far", True, "unit inputs")
