@@ -24,7 +24,7 @@ single-kernel methods are shared by the figures that show them.
 import numpy as np
 import pandas as pd
 
-from common import stats
+from common import confirmatory, stats
 from common.bo import run_bo
 from common.kernels import Matern, SquaredExponential
 from common.methods.egp_ts import EGPEI, EGPTS, EXP3BO, GPTS, BanditBO, FullyBayesianGPTS
@@ -73,6 +73,7 @@ _PAPER = dict(
     fnn_datasets=list(FNN), fnn_methods=FNN_METHODS, fnn_seeds=10, fnn_T=30, fnn_training_runs=3,
     parallel_batch_sizes=[2, 5, 10], parallel_methods=PARALLEL_METHODS, parallel_seeds=10, parallel_T=100,
     n_features=50, refit_every=50, n_candidates=1000, n_restarts=3, hyperparameter_ablation_seeds=10,
+    confirmatory=False,
 )
 SCALES = {
     "smoke": {**_PAPER, "synthetic_problems": ["Ackley-5d"], "synthetic_methods": ["EGP-TS (A)", "GP-TS (RBF)",
@@ -98,7 +99,7 @@ ALLOWED = {
     "parallel_batch_sizes": list(range(1, 51)), "parallel_methods": PARALLEL_METHODS,
     "parallel_seeds": range(0, 101), "parallel_T": range(1, 1001), "n_features": range(1, 2001),
     "refit_every": range(1, 1001), "n_candidates": range(1, 100_001), "n_restarts": range(0, 51),
-    "hyperparameter_ablation_seeds": range(0, 101),
+    "hyperparameter_ablation_seeds": range(0, 101), "confirmatory": [False, True],
 }
 CELL_FIELDS = ("experiment", "problem", "method", "batch_size")
 # The cache spot-check (tests/test_notebooks.py) recomputes the first evaluations of one run per cell; an FNN
@@ -121,9 +122,27 @@ def make_grid(params):
     blocks += [("hyperparameter_ablation", problem, [m for m in ABLATION_METHODS if m in params["synthetic_methods"]],
                 min(params["hyperparameter_ablation_seeds"], params["synthetic_seeds"]), params["synthetic_T"],
                 {"hyperparameters": "sklearn defaults"}) for problem in params["synthetic_problems"]]
-    return [{**shared, "experiment": experiment, "problem": problem, "method": method, "seed": seed, "T": T, **extra}
+    grid = [{**shared, "experiment": experiment, "problem": problem, "method": method, "seed": seed, "T": T, **extra}
             for experiment, problem, methods, n_seeds, T, extra in blocks for method in methods
             for seed in range(n_seeds)]
+    return grid + (confirmatory_grid(params, shared) if params["confirmatory"] else [])
+
+
+def confirmatory_grid(params, shared):
+    """The fresh-seed runs of the committed confirmatory plan (``data/confirmatory/egp_ts.csv``): for each planned
+    claim, the runs it is judged on (:func:`~common.experiments.egp_ts_claims.claim_runs`) at its fresh seeds."""
+    from common.experiments import egp_ts_claims   # the claims module imports this one
+
+    budgets = {"synthetic": params["synthetic_T"], "robot": params["robot_T"], "parallel": params["parallel_T"]}
+    seeds_of = {}
+    for row in confirmatory.load_plan(PAPER).itertuples(index=False):
+        for block, problem, methods, extra in egp_ts_claims.claim_runs(row.id):
+            for method in methods:
+                key = (block, problem, method, tuple(sorted(extra.items())))
+                seeds_of[key] = max(seeds_of.get(key, 0), int(row.planned_seeds))
+    return [{**shared, "experiment": block, "problem": problem, "method": method, "seed": seed, "T": budgets[block],
+             **dict(extra)} for (block, problem, method, extra), count in seeds_of.items()
+            for seed in confirmatory.fresh_seeds(count)]
 
 
 def kernel_of(name, dim, settings="spec"):

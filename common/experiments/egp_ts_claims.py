@@ -47,7 +47,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import friedmanchisquare
 
-from common import claims, stats
+from common import claims, confirmatory, paths, stats
 from common.claims import ClaimSpec, Evidence, Ran
 from common.experiments import egp_ts as experiment
 from common.store import final_rows
@@ -392,8 +392,70 @@ def claim_specs():
 
 
 def judge(table, params):
-    """The verdict table of every claim on the runs of an execution."""
-    return claims.judge(claim_specs(), table, params, ran=what_ran(params))
+    """The verdict table of every claim on the runs of an execution: judged on the paper's seeds, with the
+    confirmatory plan's state, and its verdicts on the fresh seeds alone where they ran, in the ``confirmatory``
+    column (:func:`common.confirmatory.beside`)."""
+    paper, fresh = confirmatory.split(table)
+    verdicts = claims.judge(claim_specs(), paper, params, ran=what_ran(params))
+    fresh_verdicts = claims.judge(claim_specs(), fresh, params, ran=what_ran(params)) if len(fresh) else None
+    return confirmatory.beside(verdicts, fresh_verdicts, confirmatory.load_plan(experiment.PAPER))
+
+
+def claim_runs(claim_id):
+    """The runs a claim is judged on: a list of (block, problem, methods, extra) for the confirmatory grid."""
+    synthetic, robot = list(experiment.SYNTHETIC), list(experiment.ROBOT)
+    runs = {}
+    for problem in synthetic:
+        runs[f"fig1-egp-beats-gp-ts-{problem}"] = [("synthetic", problem, ["EGP-TS (A)", *GP_TS], {})]
+        runs[f"fig1-egp-beats-bandits-{problem}"] = [("synthetic", problem, ["EGP-TS (A)", "BanditBO (A)",
+                                                                             "EXP3BO (A)"], {})]
+        runs[f"fig2-egp-beats-all-{problem}"] = [("synthetic", problem, ["EGP-TS (B)", *FIG2_RIVALS], {})]
+    runs["fig1-gp-ei-beats-gp-ts-Zakharov"] = [("synthetic", "Zakharov", ["GP-EI", *GP_TS], {})]
+    runs["fig1-egp-beats-gp-ei-Zakharov"] = [("synthetic", "Zakharov", ["EGP-TS (A)", "GP-EI"], {})]
+    for task in robot:
+        runs[f"fig3a-egp-beats-all-{task}"] = [("robot", task, ["EGP-TS (A)", *FIG1_RIVALS], {})]
+        runs[f"fig3b-egp-beats-all-{task}"] = [("robot", task, ["EGP-TS (B)", *FIG2_RIVALS], {})]
+    for K in experiment.SCALES["paper"]["parallel_batch_sizes"]:
+        runs[f"fig5-egp-stands-out-K{K}"] = [("parallel", "Ackley-5d", experiment.PARALLEL_METHODS,
+                                              {"batch_size": K})]
+    runs["fig6-egp-ei-three-of-four"] = [("synthetic", problem, ["EGP-EI (A)", *GP_EI_KERNELS], {})
+                                         for problem in synthetic]
+    runs["fig7-egp-ei-both-tasks"] = [("robot", task, ["EGP-EI (A)", *GP_EI_KERNELS], {}) for task in robot]
+    if claim_id not in runs:
+        raise ValueError(f"claim {claim_id!r} has no confirmatory runs; claims with runs: {sorted(runs)}")
+    return runs[claim_id]
+
+
+#: The confirmatory block's budget (declared 2026-11-25 with the plan, before any fresh run): at most 100 fresh
+#: seeds for one claim, and 1.5 CPU-hours in all, priced from the paper-scale runs' mean CPU seconds per (block,
+#: method); claims are admitted cheapest first.
+CONFIRMATORY_MOST_SEEDS = 100
+CONFIRMATORY_CPU_HOURS = 1.5
+
+
+def write_confirmatory_plan(table):
+    """Plan fresh seeds for the inconclusive claims of the published verdicts (``figures/egp_ts/verdicts.csv``),
+    priced from the paper-scale ``table`` of runs, and save it to ``data/confirmatory/egp_ts.csv``; return it."""
+    verdicts = pd.read_csv(paths.figures_dir(experiment.PAPER) / "verdicts.csv", keep_default_na=False)
+    paper = experiment.SCALES["paper"]
+    seeds = {spec.id: paper[BLOCK_SIZES[spec.block][0]] for spec in claim_specs() if spec.block in BLOCK_SIZES}
+    plan = confirmatory.make_plan(verdicts, seeds, most_seeds=CONFIRMATORY_MOST_SEEDS)
+    seconds = final_rows(table).groupby(["experiment", "method"])["run_cpu_seconds"].mean()
+    costs = {row.id: row.planned_seeds * sum(seconds[(block, method)] for block, _, methods, _ in claim_runs(row.id)
+                                             for method in methods)
+             for row in plan.itertuples(index=False) if row.planned_seeds}
+    spent = 0.0
+    for claim_id in sorted(costs, key=costs.get):
+        at = plan["id"] == claim_id
+        if spent + costs[claim_id] <= CONFIRMATORY_CPU_HOURS * 3600:
+            spent += costs[claim_id]
+            plan.loc[at, "note"] = f"about {costs[claim_id] / 3600:.2f} CPU-hours"
+        else:
+            plan.loc[at, "note"] = (f"left out: {costs[claim_id] / 3600:.2f} CPU-hours, beyond the block's budget of "
+                                    f"{CONFIRMATORY_CPU_HOURS:g}")
+            plan.loc[at, "planned_seeds"] = 0
+    confirmatory.save_plan(experiment.PAPER, plan)
+    return plan
 
 
 # --------------------------------------------------------------------------- what the numbers show
