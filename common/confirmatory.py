@@ -67,6 +67,17 @@ def make_plan(verdicts, paper_seeds, *, most_seeds, least_seeds=10):
     return pd.DataFrame(rows, columns=list(PLAN_COLUMNS))
 
 
+def plan_from_published(paper_key, *, most_seeds, note=""):
+    """:func:`make_plan` from a paper's committed ``figures/<key>/verdicts.csv``, each claim's paper seeds read from
+    ``effects.csv`` (the most seeds among its cells); ``note`` is added to every planned row."""
+    folder = paths.figures_dir(paper_key)
+    verdicts = pd.read_csv(folder / "verdicts.csv", keep_default_na=False)
+    seeds = pd.read_csv(folder / "effects.csv").groupby("id")["seeds"].max().to_dict()
+    plan = make_plan(verdicts[verdicts["id"].isin(seeds)], seeds, most_seeds=most_seeds)
+    plan.loc[plan["planned_seeds"] > 0, "note"] = note
+    return plan
+
+
 def save_plan(paper_key, plan):
     """Write a plan to :func:`plan_path` (to be committed before its runs); return the path."""
     path = plan_path(paper_key)
