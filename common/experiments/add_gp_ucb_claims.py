@@ -41,7 +41,7 @@ GP-UCB's at the spec's (D, d, T).
 import numpy as np
 import pandas as pd
 
-from common import claims, stats
+from common import claims, confirmatory, stats
 from common.claims import ClaimSpec, Evidence, Ran
 from common.experiments import add_gp_ucb as experiment
 from common.methods.add_gp_ucb import log10_regret_bounds
@@ -393,7 +393,9 @@ def claim_specs():
 
 def judge(table, params):
     """The verdict table of every claim on the runs of an execution."""
-    return claims.judge(claim_specs(), table, params, ran=what_ran(params))
+    verdicts = claims.judge(claim_specs(), table, params, ran=what_ran(params))
+    # No fresh-seed block yet: the plan's state shows beside the verdicts (common.confirmatory).
+    return confirmatory.beside(verdicts, None, confirmatory.load_plan(experiment.PAPER))
 
 
 # --------------------------------------------------------------------------- what the numbers show

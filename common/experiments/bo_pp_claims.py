@@ -42,7 +42,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from common import claims, stats
+from common import claims, confirmatory, stats
 from common.claims import ClaimSpec, Evidence, Ran
 from common.experiments import bo_pp as experiment
 from common.gp import GaussianProcess
@@ -612,7 +612,9 @@ def specs():
 
 def judge(table, params):
     """The verdict table of :func:`specs` on the runs, each block at the scale it ran at."""
-    return claims.judge(specs(), table, params, ran=what_ran(params))
+    verdicts = claims.judge(specs(), table, params, ran=what_ran(params))
+    # No fresh-seed block yet: the plan's state shows beside the verdicts (common.confirmatory).
+    return confirmatory.beside(verdicts, None, confirmatory.load_plan("bo_pp"))
 
 
 # --------------------------------------------------------------------------- what the numbers show

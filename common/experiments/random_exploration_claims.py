@@ -36,7 +36,7 @@ Threshold rules (unchanged; see :mod:`common.claims`):
 import numpy as np
 import pandas as pd
 
-from common import claims, stats
+from common import claims, confirmatory, stats
 from common.claims import ClaimSpec, Evidence, Ran
 from common.experiments import random_exploration as experiment
 
@@ -473,7 +473,9 @@ def _both_new_methods(values_of):
 def judge(table, params):
     """The verdict table of every claim on the runs of an execution."""
     numbers = claims.load_paper_numbers(experiment.PAPER)
-    return claims.judge(claim_specs(numbers), table, params, ran=what_ran(params))
+    verdicts = claims.judge(claim_specs(numbers), table, params, ran=what_ran(params))
+    # No fresh-seed block yet: the plan's state shows beside the verdicts (common.confirmatory).
+    return confirmatory.beside(verdicts, None, confirmatory.load_plan(experiment.PAPER))
 
 
 # --------------------------------------------------------------------------- what the numbers show
