@@ -3,6 +3,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from common import confirmatory
 from common.experiments import egp_ts as experiment
 from common.experiments import egp_ts_claims as egp_claims
 
@@ -153,3 +154,23 @@ def test_findings_count_the_cells_where_egp_ts_is_better():
     assert "against the bandit ensembles: better (the effect's 95 % interval beyond no difference) in 2 (" in text
     assert "of 2 cells and worse in 0." in text
     assert "The four kernels differ significantly (Friedman) on 1 of 1 functions (Ackley-5d)" in text
+
+
+def test_the_confirmatory_block_adds_only_fresh_seeds_of_planned_claims():
+    plain = experiment.make_grid(PAPER_PARAMS)
+    with_fresh = experiment.make_grid({**PAPER_PARAMS, "confirmatory": True})
+    added = with_fresh[len(plain):]
+    assert with_fresh[:len(plain)] == plain and added
+    assert min(config["seed"] for config in added) >= confirmatory.SEED_OFFSET
+    planned = confirmatory.load_plan("egp_ts")
+    most = int(planned["planned_seeds"].max())
+    assert max(config["seed"] for config in added) == confirmatory.SEED_OFFSET + most - 1
+
+
+def test_fresh_seeds_never_reach_the_paper_scale_verdicts(monkeypatch):
+    seen = []
+    monkeypatch.setattr(egp_claims.claims, "judge", lambda specs, table, params, ran: seen.append(
+        sorted(set(table["seed"]))) or pd.DataFrame({"id": [], "verdict": [], "confirmatory": []}))
+    table = pd.DataFrame({"seed": [0, 1, confirmatory.SEED_OFFSET]})
+    egp_claims.judge(table, PAPER_PARAMS)
+    assert seen == [[0, 1], [confirmatory.SEED_OFFSET]]
