@@ -51,6 +51,10 @@ DRASTIC_MARGIN = 0.05
 TABLE3_STANDARD_ERRORS = 2.0
 SUBSTITUTE = ("the California housing data cannot be obtained offline; the random forest is tuned on "
               "scikit-learn's diabetes data (442 x 10, standardized target) instead")
+# Issue 28 (2026-11-25): the substitute's test errors barely vary over the search box (the findings give their 5th-95th
+# percentiles over every evaluated point), so the orderings of methods on it say little about the paper's.
+RANDOM_FOREST_ORDERINGS = (SUBSTITUTE + "; on this substitute the test error is nearly flat over the search box (the "
+                           "findings give its spread), so the ordering of the methods is measured, not judged")
 BLOCK_SIZES = {  # block -> (seeds parameter, budget parameter, lists that must be complete)
     "fill": ("fill_seeds", "fill_budget", ()),
     "benchmark": ("bench_seeds", "bench_budget", ("bench_functions", "bench_methods")),
@@ -424,7 +428,7 @@ def claim_specs(numbers):
                 new_method_versus_baselines(values_of, lambda params: ["RF_diabetes"], False, "better",
                                             method=method),
                 reproduced_at=1.0, partly_at=claims.partly_threshold(4), min_scale="paper", block="random_forest",
-                margin=stats.DEFAULT_MARGIN))
+                margin=stats.DEFAULT_MARGIN, not_comparable=RANDOM_FOREST_ORDERINGS))
     specs += [
         ClaimSpec(
             "rf-values", "Table 2", "Cumulative test error averaged over 20 experiments (Table 2's values)",
@@ -581,7 +585,11 @@ def _random_forest_bullet(table, verdicts):
     tallies = [f"{method}: cumulative error {_tally(_versus(cumulative, method, problems, BASELINES, False))}; "
                f"last third {_tally(_versus(late, method, problems, BASELINES, False))}" for method in NEW_METHODS]
     means = cumulative.groupby("method")["value"].mean()
-    text = (f"* **Random forest (Table 2, Figs. 3, 6; diabetes substitute).** {'. '.join(tallies)}. Mean cumulative "
+    evaluated = experiment.cumulative_test_error(table)["test_mse"].dropna()
+    low, high = np.percentile(evaluated, [5, 95])
+    text = (f"* **Random forest (Table 2, Figs. 3, 6; diabetes substitute; measured, not judged).** The test MSE of "
+            f"every evaluated point lies between {low:.3f} and {high:.3f} (5th and 95th percentiles over all runs): "
+            f"the substitute's landscape is nearly flat. {'. '.join(tallies)}. Mean cumulative "
             f"test MSE: new methods {means.reindex(NEW_METHODS).min():.1f}-{means.reindex(NEW_METHODS).max():.1f}, "
             f"baselines {means.reindex(BASELINES).min():.1f}-{means.reindex(BASELINES).max():.1f}.")
     scaled, outcome = _ablation_outcomes(table, "scaling_ablation", "random_forest", "cumulative_error", False,
