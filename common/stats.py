@@ -36,6 +36,10 @@ better"``              paper's direction               as the margin
 
 and otherwise the cell is **undecided**, with the number of seeds that would
 decide it at the observed effect and spread (:attr:`CellJudgement.seeds_to_decide`).
+Ties are differences of zero, measured: a cell where fewer than
+:data:`FEWEST_UNTIED` seeds are untied (a saturated substitute, an optimum both
+methods hit exactly), which no p-value could decide, is judged by its interval
+like any other, and its text says how few seeds were untied.
 The margin is the paper's own where its words give one (a theorem's constant,
 "not greatly", "substantially"), else the project's one default,
 :data:`DEFAULT_MARGIN` (10 % on the ratio scale). The Wilcoxon p-value and the
@@ -69,6 +73,10 @@ CELL_CLAIMS = ("better", "substantially better", "no worse", "equivalent")
 JUDGEMENTS = ("supported", "contradicted", "undecided")
 #: Seeds beyond which :attr:`CellJudgement.seeds_to_decide` is reported as "more than" this.
 MOST_SEEDS_REPORTED = 10_000
+#: Below this many untied seeds the two-sided Wilcoxon test cannot reach p < 0.05 and the p-value rule could not
+#: decide a cell; the effect's interval still can (ties are measured differences of zero), and a cell's text says
+#: how few seeds were untied (a saturated substitute, an optimum both methods hit exactly).
+FEWEST_UNTIED = 6
 
 
 @dataclass(frozen=True)
@@ -565,6 +573,9 @@ class Cell:
             return f"{self.label}: not run"
         seeds = ("" if self.judgement.seeds_to_decide is None
                  else f", ~{format_seeds(self.judgement.seeds_to_decide)} seeds to decide")
+        untied = self.comparison.n - self.comparison.ties
+        if untied < FEWEST_UNTIED:
+            seeds += f" (only {untied} of {self.comparison.n} seeds untied)"
         return f"{self.label}: {brief(self.comparison)} {self.judgement.judgement}{seeds}"
 
 

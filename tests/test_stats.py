@@ -268,3 +268,12 @@ def test_tally_counts_supported_contradicted_and_undecided_cells():
     counted = stats.tally(cells)
     assert (counted.score, counted.reachable) == (1 / 3, 2 / 3)
     assert counted.counts == {"supported": 1, "contradicted": 1, "undecided": 0, "not run": 1}
+
+
+def test_a_cell_with_few_untied_seeds_says_so():
+    other = regrets(20)
+    ours = other.copy()
+    ours[:3] *= 0.5
+    found = stats.cell("three untied", stats.paired_comparison(ours, other, higher_is_better=False, scale="ratio"),
+                       "better", MARGIN)
+    assert "(only 3 of 20 seeds untied)" in str(found)
