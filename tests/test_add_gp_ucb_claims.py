@@ -8,13 +8,14 @@ from common.experiments import add_gp_ucb_claims as add_claims
 PARAMS = {**experiment.SCALES["paper"], "scale": "paper"}
 
 
-def _table(levels, problem="(10,3,3)", seeds=20):
-    """Runs whose final S_T is ``levels[method]`` plus seed noise; three queries each."""
+def _table(levels, problem="(10,3,3)", seeds=20, noise=0.1):
+    """Runs whose final S_T is ``levels[method]`` plus seed noise (standard deviation ``noise``); three queries
+    each."""
     rng = np.random.default_rng(0)
     rows = []
     for method, level in levels.items():
         for seed in ([0] if method == "DiRect" else range(seeds)):
-            final = level + (0 if method == "DiRect" else 0.1 * rng.standard_normal())
+            final = level + (0 if method == "DiRect" else noise * rng.standard_normal())
             for step, factor in enumerate((3.0, 2.0, 1.0)):
                 rows.append({"run_key": f"{method}-{seed}", "eval": step, "experiment": "synthetic",
                              "problem": problem, "method": method, "seed": seed, "simple_regret": final * factor,
@@ -66,6 +67,18 @@ def test_one_cell_claims_follow_the_paired_comparison():
     assert verdicts["beats-gp-ucb-Add-3/4-(10,3,3)"] == "reproduced"
     assert verdicts["beats-gp-ucb-Add-5/2-(10,3,3)"] == "not reproduced"
     assert verdicts["add-1-10-poor-(10,3,3)"] == "partly reproduced"  # worse than Add-3/4, level with Add-5/2
+
+
+def test_a_few_noisy_seeds_leave_a_one_cell_claim_inconclusive_with_the_seeds_that_would_decide_it():
+    # Add-3/4 10 % below GP-UCB, seed noise of a third of the level, 6 seeds: the interval holds both no difference
+    # and the margin's 1/1.1, so the runs neither support nor contradict "outperform GP-UCB".
+    table = _table({"GP-UCB": 10, "Add-3/4": 9}, seeds=6, noise=3)
+    assert (table["simple_regret"] > 0).all()
+    verdicts = add_claims.judge(table, PARAMS).set_index("id")
+    row = verdicts.loc["beats-gp-ucb-Add-3/4-(10,3,3)"]
+    assert row["verdict"] == "inconclusive"
+    assert row["verdict_by_p_value"] == "not reproduced"  # the p-value rule read silence as refutation
+    assert int(row["seeds_to_decide"]) > 6
 
 
 def test_direct_is_compared_with_every_seed_of_the_other_method():
