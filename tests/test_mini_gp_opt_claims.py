@@ -15,12 +15,14 @@ def specs():
     return {spec.id: spec for spec in mini_gp_opt_claims.claim_specs()}
 
 
-def nas_runs(regret=lambda method: 0.5, unique=lambda method: 100, gap=lambda method, step: 0):
-    """A tidy table of the NAS block: two checkpoints (T/4 and T) per run, per-seed spread growing with the seed."""
-    rows = []
+def nas_runs(regret=lambda method: 0.5, unique=lambda method: 100, gap=lambda method, step: 0, seeds=SEEDS,
+             noise=0.0):
+    """A tidy table of the NAS block: two checkpoints (T/4 and T) per run, per-seed spread growing with the seed,
+    plus independent Gaussian noise of std ``noise`` on each run's regret (seeded)."""
+    rows, rng = [], np.random.default_rng(7)
     for method in experiment.SCALES["paper"]["nas_methods"]:
-        for seed in range(SEEDS):
-            spread = 0.01 * np.sin(seed) + 0.001 * seed
+        for seed in range(seeds):
+            spread = 0.01 * np.sin(seed) + 0.001 * seed + noise * rng.standard_normal()
             for eval_index, step in enumerate((2500, 10_000)):
                 q = unique(method) + seed
                 rows.append({"experiment": "nas", "problem": experiment.NAS_PROBLEM, "method": method, "seed": seed,
@@ -55,10 +57,25 @@ def test_mini_is_compared_with_the_tuned_epsilon_greedy(specs):
         "not reproduced")
 
 
-def test_switching_does_no_harm_unless_mini_is_significantly_worse_than_gp_ucb(specs):
+def test_switching_does_no_harm_unless_mini_is_worse_than_gp_ucb_by_more_than_a_factor_c(specs):
     assert verdict(specs["nas-switching-no-harm"], nas_runs()) == "reproduced"
     worse = nas_runs(lambda method: 0.7 if method == "MINI-GP-UCB" else 0.5)
     assert verdict(specs["nas-switching-no-harm"], worse) == "not reproduced"
+
+
+def test_a_one_percent_harm_at_40_noisy_seeds_is_no_harm_within_the_factor_c(specs):
+    # The issue's example: 0.4139 against 0.4104 failed the p-value rule's test of equality at 40 seeds.
+    slightly_worse = nas_runs(lambda method: 0.505 if method == "MINI-GP-UCB" else 0.5, noise=0.002)
+    evidence = specs["nas-switching-no-harm"].evaluate(slightly_worse, PAPER_PARAMS)
+    assert evidence.verdict == "reproduced" and "1.01x [1.01, 1.01], 1W/0T/39L" in evidence.reason
+    assert evidence.verdict_by_p_value == "not reproduced"  # the paired Wilcoxon test called the same 1 % harm
+
+
+def test_five_noisy_seeds_decide_neither_way_and_say_how_many_would(specs):
+    noisy = nas_runs(lambda method: 0.55 if method == "MINI-GP-UCB" else 0.5, seeds=5, noise=0.1)
+    evidence = specs["nas-switching-no-harm"].evaluate(noisy, PAPER_PARAMS)
+    assert evidence.verdict == "inconclusive"
+    assert "undecided" in evidence.reason and "seeds to decide" in evidence.reason
 
 
 def test_bbkb_few_unique_needs_fewer_than_both_exact_gp_methods(specs):
@@ -69,7 +86,7 @@ def test_bbkb_few_unique_needs_fewer_than_both_exact_gp_methods(specs):
     assert verdict(specs["nas-bbkb-few-unique"], nas_runs()) == "not reproduced"
 
 
-def test_comparable_to_bbkb_fails_only_when_significantly_worse(specs):
+def test_comparable_to_bbkb_fails_only_when_worse_beyond_the_margin(specs):
     assert verdict(specs["nas-regret-vs-bbkb-MINI-GP-EI"], nas_runs()) == "reproduced"
     worse = nas_runs(lambda method: 0.7 if method == "MINI-GP-EI" else 0.5)
     assert verdict(specs["nas-regret-vs-bbkb-MINI-GP-EI"], worse) == "not reproduced"
