@@ -3,6 +3,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from common import confirmatory
 from common.experiments import mini_gp_opt as experiment
 from common.experiments import mini_gp_opt_claims
 
@@ -174,3 +175,44 @@ def test_the_runtime_claims_pass_the_judge_with_our_ratios(tmp_path, monkeypatch
     table = pd.concat([nas, bbob[bbob["method"].isin(PAPER_PARAMS["bbob_methods"])]], ignore_index=True)
     verdicts = mini_gp_opt_claims.judge(table, PAPER_PARAMS).set_index("id")["verdict"]
     assert verdicts[["bbob-runtime-MINI-GP-UCB", "bbob-runtime-MINI-GP-EI"]].tolist() == ["reproduced"] * 2
+
+
+def test_the_confirmatory_block_is_off_in_every_scale_and_adds_nothing_the_plan_does_not_hold():
+    assert all(scale["confirmatory"] is False for scale in experiment.SCALES.values())
+    assert "confirmatory" not in experiment.PUBLISHED
+    plan = confirmatory.load_plan("mini_gp_opt")
+    with_fresh = experiment.make_grid({**PAPER_PARAMS, "confirmatory": True})
+    added = with_fresh[len(experiment.make_grid(PAPER_PARAMS)):]
+    assert len(added) == sum(int(row.planned_seeds) > 0 for row in plan.itertuples())  # the committed plan: empty
+
+
+def test_the_confirmatory_block_adds_fresh_seeds_of_each_planned_claims_runs(monkeypatch):
+    plan = pd.DataFrame({"id": ["nas-switching-no-harm", "bbob-rosenbrock-egreedy", "bbob-regret-MINI-GP-EI"],
+                         "paper_seeds": [40] * 3, "seeds_to_decide": [12, 3, 500], "planned_seeds": [12, 10, 0],
+                         "note": ["", "", "left out"]})
+    monkeypatch.setattr(confirmatory, "load_plan", lambda key: plan)
+    plain = experiment.make_grid(PAPER_PARAMS)
+    with_fresh = experiment.make_grid({**PAPER_PARAMS, "confirmatory": True})
+    added = pd.DataFrame(with_fresh[len(plain):])
+    assert with_fresh[:len(plain)] == plain and added["seed"].min() == confirmatory.SEED_OFFSET
+    counts = added.groupby(["experiment", "problem", "method"])["seed"].nunique().to_dict()
+    assert counts == {("nas", experiment.NAS_PROBLEM, "MINI-GP-UCB"): 12, ("nas", experiment.NAS_PROBLEM, "GP-UCB"): 12,
+                      **{("bbob", "Rosenbrock f104", name): 10 for name in PAPER_PARAMS["bbob_methods"]}}
+    greedy = added[added["method"] == "epsilon-greedy"]
+    assert len(greedy) == 10 * len(experiment.epsilon_settings("epsilon-greedy"))  # re-tuned on the fresh seeds
+
+
+def test_fresh_seeds_never_reach_the_paper_scale_verdicts(monkeypatch):
+    plan = pd.DataFrame({"id": ["nas-switching-no-harm"], "paper_seeds": [40], "seeds_to_decide": [12],
+                         "planned_seeds": [12], "note": [""]})
+    monkeypatch.setattr(confirmatory, "load_plan", lambda key: plan)
+    table = pd.concat([nas_runs(seeds=3), nas_runs(seeds=2).assign(seed=lambda runs: runs["seed"] + 10_000,
+                                                                      run_key=lambda runs: runs["run_key"] + "-fresh")])
+    seen = []
+    judge = mini_gp_opt_claims.claims.judge
+    monkeypatch.setattr(mini_gp_opt_claims.claims, "judge", lambda specs, runs, params, ran: seen.append(
+        (len(specs), sorted(set(runs["seed"])))) or judge(specs, runs, params, ran=ran))
+    verdicts = mini_gp_opt_claims.judge(table, PAPER_PARAMS).set_index("id")
+    assert seen == [(len(mini_gp_opt_claims.claim_specs()), [0, 1, 2]), (1, [10_000, 10_001])]
+    assert verdicts.loc["nas-switching-no-harm", "confirmatory"].startswith("paper scale 40 seeds; 12 fresh seeds: ")
+    assert verdicts.loc["nas-bbkb-few-unique", "confirmatory"] == ""

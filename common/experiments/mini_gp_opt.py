@@ -22,7 +22,10 @@ BBOB's level, on the first ``noise_ablation_seeds`` seeds of the ``bbob`` block;
 and ``lambda_ablation``, the ``beta_ablation_methods`` on the NAS substitute
 with lambda the square of the 90th percentile of the noise std (the theory's
 lambda = xi^2) instead of the percentile itself (the paper's words), on the
-first ``lambda_ablation_seeds`` seeds of the ``nas`` block.
+first ``lambda_ablation_seeds`` seeds of the ``nas`` block. With ``confirmatory``
+(False in every scale and the published configuration), the grid also holds the
+fresh-seed runs of the committed confirmatory plan (:func:`confirmatory_grid`),
+judged apart from the paper's seeds.
 
 The GP methods' hyperparameters are fixed, not grid-searched per method
 (the budget): l^2 is ``bandwidth_factor`` times the median squared distance
@@ -36,6 +39,7 @@ lowest mean final R_T/T over the seeds. A run stores its curves at about
 import numpy as np
 import pandas as pd
 
+from common import confirmatory
 from common.kernels import SquaredExponential
 from common.methods.mini_gp_opt import batch_bkb, epsilon_greedy, gp_bts, gp_bucb, mini_meta
 from common.problems.bbob_grid import BBOBGrid
@@ -63,7 +67,7 @@ _PAPER = dict(
     T=10_000, n_seeds=40, threshold=1.1, bandwidth_factor=1.0, noise_beta=0.01,
     beta_ablation_methods=["MINI-GP-UCB", "GP-UCB", "GP-BUCB", "BBKB"], beta_ablation_scale=0.1,
     beta_ablation_seeds=5, table1_methods=list(METHODS), table1_seeds=5, table1_T=1000, noise_ablation_seeds=5,
-    lambda_ablation_seeds=5,
+    lambda_ablation_seeds=5, confirmatory=False,
 )
 SCALES = {
     "smoke": {**_PAPER, "nas_methods": ["MINI-GP-UCB", "MINI-GP-EI", "BBKB", "epsilon-greedy"],
@@ -99,7 +103,7 @@ ALLOWED = {
     "beta_ablation_methods": [name for name in METHODS if name not in ("epsilon-greedy", "GP-BTS")],
     "beta_ablation_scale": _check_beta_scale, "beta_ablation_seeds": range(0, 201),
     "table1_methods": list(METHODS), "table1_seeds": range(0, 201), "table1_T": range(2, 100_001),
-    "noise_ablation_seeds": range(0, 201), "lambda_ablation_seeds": range(0, 201),
+    "noise_ablation_seeds": range(0, 201), "lambda_ablation_seeds": range(0, 201), "confirmatory": [False, True],
 }
 # The methods of the noise ablation (the cheap GP methods of the BBOB block: MINI and its sequential baseline).
 NOISE_ABLATION_METHODS = ("MINI-GP-UCB", "MINI-GP-EI", "GP-UCB")
@@ -140,7 +144,26 @@ def make_grid(params):
               "T": params["table1_T"], **setting}
              for method in params["table1_methods"] for setting in table1_settings(method)
              for seed in range(params["table1_seeds"])]
-    return grid
+    return grid + (confirmatory_grid(shared) if params["confirmatory"] else [])
+
+
+def confirmatory_grid(shared):
+    """The fresh-seed runs of the committed confirmatory plan (``data/confirmatory/mini_gp_opt.csv``): for each
+    planned claim, the runs its cells are judged on (:func:`~common.experiments.mini_gp_opt_claims.claim_runs`,
+    epsilon-greedy at every setting of its grid, re-tuned on the fresh seeds) at its fresh seeds."""
+    from common.experiments import mini_gp_opt_claims   # the claims module imports this one
+
+    seeds_of = {}
+    for row in confirmatory.load_plan(PAPER).itertuples(index=False):
+        if not int(row.planned_seeds):
+            continue   # a claim the plan left out
+        for (block, problem), methods in mini_gp_opt_claims.claim_runs(row.id).items():
+            for method in methods:
+                seeds_of[(block, problem, method)] = max(seeds_of.get((block, problem, method), 0),
+                                                         int(row.planned_seeds))
+    return [{**shared, "experiment": block, "problem": problem, "method": method, "seed": seed, **setting}
+            for (block, problem, method), count in seeds_of.items() for setting in epsilon_settings(method)
+            for seed in confirmatory.fresh_seeds(count)]
 
 
 def epsilon_settings(method):

@@ -17,6 +17,16 @@ same factor 1.1 (:data:`common.stats.DEFAULT_MARGIN`). "Roughly as well as a
 tuned epsilon-greedy" is judged as equivalence (the interval within the margin
 both ways). The speed claims keep their tests on the quiet benchmark.
 
+Confirmatory runs: :func:`write_confirmatory_plan` plans fresh seeds for every
+claim the paper-scale verdicts leave "inconclusive" (a power computation on the
+paper's sample, at most :data:`CONFIRMATORY_MOST_SEEDS` seeds a claim and
+:data:`CONFIRMATORY_CPU_HOURS` in all), committed before any fresh run;
+:func:`judge` judges the main verdicts on the paper's seeds only and the planned
+claims again on the fresh seeds alone (the experiment's ``confirmatory`` block).
+Ablations report each cell's ratio with its interval, and conclude that a
+choice moves R_T/T by less than a factor 1.1 only on at least
+:data:`ABLATION_FEWEST_SEEDS` seeds.
+
 Claims about speed ("faster", "comparable runtime") are judged on a quiet,
 dedicated benchmark at the notebook's T (``benchmarks/bench_mini_gp_opt.py
 --record`` writes :data:`TIMING_RECORD`), never on the CPU times of the grid,
@@ -30,7 +40,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from common import claims, stats
+from common import claims, confirmatory, paths, stats
 from common.claims import ClaimSpec, Evidence, Ran
 from common.experiments import mini_gp_opt as experiment
 from common.gp import GaussianProcess
@@ -109,6 +119,7 @@ def comparisons_measure(block, column, pairs_of, claim):
         ours = {f"{problem} {name}": means.get((problem, name)) for problem, *names in pairs_of(params)
                 for name in names if (problem, name) in means}
         return Evidence.of_tally(stats.tally(cells), "; ".join(map(str, cells)), ours=ours)
+    measure.block, measure.pairs_of = block, pairs_of  # the runs a claim is judged on (claim_runs)
     return measure
 
 
@@ -424,9 +435,91 @@ def claim_specs():
     return specs
 
 
-def judge(table, params):
-    """The verdict table of every claim on the runs of an execution."""
-    return claims.judge(claim_specs(), table, params, ran=what_ran(params))
+def judge(table, params, fresh=None):
+    """The verdict table of every claim on the runs of an execution, judged on the paper's seeds only
+    (:func:`common.confirmatory.split`), with the confirmatory plan's state in the ``confirmatory`` column
+    (:func:`common.confirmatory.beside`) and, where fresh-seed runs are given (``fresh``, else the fresh seeds of
+    ``table``), the planned claims judged again on the fresh seeds alone, epsilon-greedy tuned on those seeds."""
+    paper, fresh_in_table = confirmatory.split(table)
+    fresh = fresh_in_table if fresh is None else fresh
+    plan = confirmatory.load_plan(experiment.PAPER)
+    verdicts = claims.judge(claim_specs(), paper, params, ran=what_ran(params))
+    planned = set(plan.loc[plan["planned_seeds"].astype(int) > 0, "id"])
+    fresh_verdicts = None
+    if len(fresh) and planned:
+        fresh_verdicts = claims.judge([spec for spec in claim_specs() if spec.id in planned],
+                                      experiment.with_tuned_epsilon_greedy(fresh), params, ran=what_ran(params))
+    return confirmatory.beside(verdicts, fresh_verdicts, plan)
+
+
+# --------------------------------------------------------------------------- the confirmatory block
+#: The confirmatory block's budget, declared 2026-11-25 before the plan was drawn and before any fresh run (the
+#: project's rule for the five papers): at most 100 fresh seeds for one claim, and about 1.5 CPU-hours in all,
+#: priced from the paper-scale runs' mean CPU seconds per (block, problem, method), epsilon-greedy at every setting
+#: of its grid (it is re-tuned on the fresh seeds); claims are admitted cheapest first.
+CONFIRMATORY_MOST_SEEDS = 100
+CONFIRMATORY_CPU_HOURS = 1.5
+
+
+def claim_runs(claim_id):
+    """The runs a claim's cells are judged on, for the confirmatory grid: {(block, problem): [methods]} at the
+    paper's problems. Only the claims judged seed by seed (:func:`comparisons_measure`) have such runs."""
+    spec = {found.id: found for found in claim_specs()}.get(claim_id)
+    pairs_of = getattr(getattr(spec, "measure", None), "pairs_of", None)
+    if pairs_of is None:
+        judged = [found.id for found in claim_specs() if hasattr(found.measure, "pairs_of")]
+        raise ValueError(f"claim {claim_id!r} is not judged seed by seed on runs of the grid; claims that are: "
+                         f"{', '.join(judged)}")
+    runs = {}
+    for problem, *names in pairs_of({**experiment.SCALES["paper"], "scale": "paper"}):
+        methods = runs.setdefault((spec.measure.block, problem), [])
+        methods += [name for name in names if name not in methods]
+    return runs
+
+
+def confirmatory_cost(table, claim_id, n_seeds):
+    """CPU seconds of ``n_seeds`` fresh seeds of a claim's runs, priced from the mean ``run_cpu_seconds`` of the
+    paper-scale ``table``'s runs of each (block, problem, method), every epsilon-greedy setting counted."""
+    seconds = final_rows(table).groupby(["experiment", "problem", "method"])["run_cpu_seconds"].mean()
+    return n_seeds * sum(seconds[(block, problem, name)] * len(experiment.epsilon_settings(name))
+                         for (block, problem), names in claim_runs(claim_id).items() for name in names)
+
+
+def write_confirmatory_plan(table):
+    """Plan fresh seeds for the inconclusive claims of the published verdicts (``figures/mini_gp_opt/verdicts.csv``)
+    with :func:`common.confirmatory.make_plan` (at most :data:`CONFIRMATORY_MOST_SEEDS` a claim), admit them cheapest
+    first within :data:`CONFIRMATORY_CPU_HOURS` (priced by :func:`confirmatory_cost` from the paper-scale ``table``
+    of runs, every epsilon-greedy setting included), save it to ``data/confirmatory/mini_gp_opt.csv``; return it."""
+    verdicts = pd.read_csv(paths.figures_dir(experiment.PAPER) / "verdicts.csv", keep_default_na=False)
+    judged = [spec.id for spec in claim_specs() if hasattr(spec.measure, "pairs_of")]
+    seeds = {claim_id: experiment.SCALES["paper"]["n_seeds"] for claim_id in judged}
+    plan = confirmatory.make_plan(verdicts[verdicts["id"].isin(judged)], seeds, most_seeds=CONFIRMATORY_MOST_SEEDS)
+    costs = {row.id: confirmatory_cost(table, row.id, row.planned_seeds) for row in plan.itertuples(index=False)
+             if row.planned_seeds}
+    spent = 0.0
+    for claim_id in sorted(costs, key=costs.get):
+        at = plan["id"] == claim_id
+        if spent + costs[claim_id] <= CONFIRMATORY_CPU_HOURS * 3600:
+            spent += costs[claim_id]
+            plan.loc[at, "note"] = f"about {costs[claim_id] / 3600:.2f} CPU-hours"
+        else:
+            plan.loc[at, "note"] = (f"left out: {costs[claim_id] / 3600:.2f} CPU-hours, beyond the block's budget of "
+                                    f"{CONFIRMATORY_CPU_HOURS:g}")
+            plan.loc[at, "planned_seeds"] = 0
+    confirmatory.save_plan(experiment.PAPER, plan)
+    return plan
+
+
+def confirmatory_state(fresh):
+    """One line for the notebook: the committed plan (claims planned, fresh seeds) and the fresh-seed runs loaded."""
+    plan = confirmatory.load_plan(experiment.PAPER)
+    planned = plan[plan["planned_seeds"].astype(int) > 0]
+    text = (f"{len(planned)} of {len(plan)} inconclusive claims planned"
+            + (f" ({', '.join(f'{row.id}: {row.planned_seeds} fresh seeds' for row in planned.itertuples())})"
+               if len(planned) else "")
+            if len(plan) else "no claim inconclusive at the paper's scale when it was drawn, nothing planned")
+    return (f"Confirmatory plan (data/confirmatory/{experiment.PAPER}.csv, committed before any fresh run): {text}; "
+            f"fresh-seed runs loaded: {len(fresh.groupby('run_key')) if len(fresh) else 0}.")
 
 
 # --------------------------------------------------------------------------- what the numbers show
@@ -481,18 +574,46 @@ def _nas_bullets(table, params, verdicts):
     return bullets
 
 
+#: An ablation may conclude that a choice moves R_T/T by less than a factor 1.1 only with its interval within that
+#: factor on at least this many paired seeds (issue 27: "not at 5 seeds").
+ABLATION_FEWEST_SEEDS = 10
+
+
+def _ablation_effect(finals, ablated, baseline, method_name, problem):
+    """The ablated runs' final R_T/T over the baseline block's, seed by seed: the effect with its interval and what
+    the interval rules out against the project's margin (a factor 1.1), e.g. "0.952x [0.947, 0.955], 5W/0T/0L
+    p=0.062 better; within a factor 1.1, but 5 seeds cannot rule out a larger effect"."""
+    def by_seed(block):
+        runs = finals[(finals["experiment"] == block) & (finals["method"] == method_name)
+                      & (finals["problem"] == problem)]
+        return runs.set_index("seed")["normalized_regret"]
+    found = _paired(by_seed(ablated), by_seed(baseline))
+    if found is None:
+        return "no paired seeds"
+    _, low, high = stats.advantage_interval(found)
+    margin = stats.DEFAULT_MARGIN.advantage
+    if low > margin or high < -margin:
+        reading = "beyond a factor 1.1"
+    elif -margin <= low and high <= margin:
+        reading = ("within a factor 1.1, which rules out a larger effect" if found.n >= ABLATION_FEWEST_SEEDS else
+                   f"within a factor 1.1, but {found.n} seeds cannot rule out a larger effect")
+    else:
+        reading = "cannot rule out a factor 1.1 either way"
+    return f"{stats.brief(found)}; {reading}"
+
+
 def _beta_bullet(table, params):
     if not (table["experiment"] == "beta_ablation").any():
         return None
-    ablation = experiment.beta_ablation_table(table, params)
+    ablation, finals = experiment.beta_ablation_table(table, params), final_rows(table)
     parts = []
     for name, rows in ablation.groupby("method", sort=False):
         theory, scaled = rows.iloc[0], rows.iloc[1]
         parts.append(f"{name} mean batch {theory['mean batch']:.2f} -> {scaled['mean batch']:.2f}, R_T/T "
-                     f"{theory['R_T/T (normalized)']:.3f} -> {scaled['R_T/T (normalized)']:.3f} (lower on "
-                     f"{scaled['seeds with lower R_T/T']} seeds)")
-    return (f"* **The theory's β (§3 ablation).** With β scaled by {params['beta_ablation_scale']:g}: "
-            f"{'; '.join(parts)}.")
+                     f"{theory['R_T/T (normalized)']:.3f} -> {scaled['R_T/T (normalized)']:.3f} (ratio "
+                     f"{_ablation_effect(finals, 'beta_ablation', 'nas', name, experiment.NAS_PROBLEM)})")
+    return (f"* **The theory's β (§3 ablation).** With β scaled by {params['beta_ablation_scale']:g} (ratio: the "
+            f"scaled β's mean R_T/T over the theory's on the same seeds; W: seeds it ends lower): {'; '.join(parts)}.")
 
 
 def _bbob_bullets(table, params, verdicts):
@@ -547,22 +668,26 @@ def _epsilon_bullet(table):
 def _lambda_bullet(table):
     if not (table["experiment"] == "lambda_ablation").any():
         return None
-    rows = experiment.lambda_ablation_table(table)
-    parts = [f"{row['method']}: R_T/T {row['R_T/T (p90 std)']:.3g} -> {row['R_T/T (squared)']:.3g} (lower on "
-             f"{row['seeds lower (squared)']} seeds), mean batch {row['mean batch (p90 std)']:.3g} -> "
-             f"{row['mean batch (squared)']:.3g}" for _, row in rows.iterrows()]
-    return (f"* **λ as the noise std or its square (ablation, NAS substitute, λ {rows['lambda'].iloc[0]}).** "
+    rows, finals = experiment.lambda_ablation_table(table), final_rows(table)
+    parts = [f"{row['method']}: R_T/T {row['R_T/T (p90 std)']:.3g} -> {row['R_T/T (squared)']:.3g} (ratio "
+             f"{_ablation_effect(finals, 'lambda_ablation', 'nas', row['method'], experiment.NAS_PROBLEM)}), "
+             f"mean batch {row['mean batch (p90 std)']:.3g} -> {row['mean batch (squared)']:.3g}"
+             for _, row in rows.iterrows()]
+    return (f"* **λ as the noise std or its square (ablation, NAS substitute, λ {rows['lambda'].iloc[0]}; ratio: "
+            f"the squared λ's mean R_T/T over the std's on the same seeds; W: seeds it ends lower).** "
             f"{'; '.join(parts)}.")
 
 
 def _noise_bullet(table, params):
     if not (table["experiment"] == "noise_ablation").any():
         return None
-    rows = experiment.noise_ablation_table(table, params)
+    rows, finals = experiment.noise_ablation_table(table, params), final_rows(table)
     parts = [f"{row['problem']}, {row['method']}: {row['R_T/T (paper noise)']:.3g} -> {row['R_T/T (BBOB noise)']:.3g} "
-             f"(lower on {row['seeds lower (BBOB noise)']} seeds)" for _, row in rows.iterrows()]
+             f"(ratio {_ablation_effect(finals, 'noise_ablation', 'bbob', row['method'], row['problem'])})"
+             for _, row in rows.iterrows()]
     return (f"* **BBOB's own noise level (ablation).** Mean final normalized R_T/T at the paper's \"moderate\" "
-            f"β = {params['noise_beta']:g} -> at BBOB's β for the function: {'; '.join(parts)}.")
+            f"β = {params['noise_beta']:g} -> at BBOB's β for the function (ratio: BBOB's noise over the paper's on "
+            f"the same seeds; W: seeds it ends lower): {'; '.join(parts)}.")
 
 
 def findings(table, params, verdicts):
