@@ -143,3 +143,24 @@ def test_findings_name_the_lowest_mean_and_count_the_cells_against_gp_ucb():
             "GP-UCB 0.197x [0.193, 0.202]) and worse in 0") in text
     assert "The Add-d/M: better (the effect's 95 % interval beyond no difference) in 3 of 4 cells" in text
     assert "and worse in 1" in text
+
+
+def test_every_judged_claim_names_the_runs_a_confirmatory_block_would_repeat():
+    for spec in add_claims.claim_specs():
+        if spec.kind == "empirical" and spec.measure is not None:
+            blocks = add_claims.claim_runs(spec.id)
+            assert blocks and all(block == spec.block for block, _, _ in blocks), spec.id
+
+
+def test_fresh_seeds_are_judged_apart_and_never_reach_the_paper_scale_verdict():
+    from common import confirmatory
+    # Paper seeds: RAND level with DiRect; fresh seeds (and DiRect's one fresh run): RAND far ahead.
+    paper = _real_table({"RAND": -20, "DiRect": -20})
+    fresh = _real_table({"RAND": -10, "DiRect": -20}, seeds=15)
+    fresh = fresh[fresh["experiment"] == "real_world"].assign(seed=lambda t: t["seed"] + confirmatory.SEED_OFFSET)
+    verdicts = add_claims.judge(pd.concat([paper, fresh], ignore_index=True), PARAMS).set_index("id")
+    assert verdicts.loc["sdss-rand-beats-direct", "verdict"] != "reproduced"
+    assert verdicts.loc["sdss-rand-beats-direct", "confirmatory"] == "paper scale 10 seeds; 15 fresh seeds: reproduced"
+    alone = add_claims.judge(paper, PARAMS).set_index("id")
+    assert alone.loc["sdss-rand-beats-direct", "confirmatory"] == ("paper scale 10 seeds; planned: 15 fresh seeds, "
+                                                                   "not yet run")

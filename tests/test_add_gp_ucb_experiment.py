@@ -111,3 +111,50 @@ def test_the_ablation_table_pairs_each_ablated_run_with_the_default_run_of_its_s
     ablation = experiment.ablation_table(pd.DataFrame(rows), params)
     assert (ablation["S_T default"] == 3.0).all() and (ablation["S_T ablated"] == 2.0).all()
     assert (ablation["seeds lower when ablated"] == "1 of 2").all()
+
+
+def _ablation_rows(params, factor):
+    """Synthetic runs of seeds 0..9 at S_T 1..10 and every ablation's runs at ``factor`` times them."""
+    rows = []
+    for method in experiment.ablation_methods(params):
+        for seed in range(params["ablation_runs"]):
+            rows.append({"run_key": f"s{method}{seed}", "eval": 0, "experiment": "synthetic",
+                         "problem": params["ablation_configuration"], "method": method, "seed": seed,
+                         "ablation": None, "simple_regret": 1.0 + seed})
+            rows += [{"run_key": f"a{name}{method}{seed}", "eval": 0, "experiment": "ablation",
+                      "problem": params["ablation_configuration"], "method": method, "seed": seed, "ablation": name,
+                      "simple_regret": factor * (1.0 + seed)} for name in experiment.ABLATIONS]
+    return rows
+
+
+def test_the_ablation_rules_out_an_effect_only_when_its_interval_lies_within_the_margin():
+    import pandas as pd
+    params = {**experiment.SCALES["paper"], "scale": "paper"}
+    level = experiment.ablation_table(pd.DataFrame(_ablation_rows(params, 1.01)), params)
+    assert (level["within 1.1x"] == "yes").all() and (level["outcome"] == "lower").sum() == 0
+    doubled = experiment.ablation_table(pd.DataFrame(_ablation_rows(params, 2.0)), params)
+    assert (doubled["outcome"] == "higher").all() and (doubled["within 1.1x"] == "no").all()
+    assert doubled["ratio"].str.startswith("2x").all()
+
+
+def test_the_confirmatory_block_is_off_in_every_scale_and_adds_only_fresh_seeds_of_planned_claims():
+    from common import confirmatory
+    assert all(scale["confirmatory"] is False for scale in experiment.SCALES.values())
+    assert experiment.PUBLISHED.get("confirmatory", False) is False
+    params = {**experiment.SCALES["paper"], "scale": "paper"}
+    plain = experiment.make_grid(params)
+    with_fresh = experiment.make_grid({**params, "confirmatory": True})
+    added = with_fresh[len(plain):]
+    assert with_fresh[:len(plain)] == plain and added
+    assert min(config["seed"] for config in added) >= confirmatory.SEED_OFFSET
+    plan = confirmatory.load_plan(experiment.PAPER)
+    assert max(config["seed"] for config in added) == confirmatory.SEED_OFFSET + int(plan["planned_seeds"].max()) - 1
+    # DiRect is deterministic: one fresh run; every added run has the keys of its block's paper-scale runs.
+    assert sum(config["method"] == "DiRect" for config in added) <= 1
+    keys = {config["experiment"]: set(config) for config in plain}
+    assert all(set(config) == keys[config["experiment"]] for config in added)
+
+
+def test_a_direct_run_does_not_depend_on_its_seed():
+    config = {**_real_config("DiRect", T_bo=3), "seed": 10_000}
+    np.testing.assert_array_equal(experiment.run(config)["f"], experiment.run(_real_config("DiRect", T_bo=3))["f"])

@@ -26,10 +26,15 @@ and Add-d/M it runs GP-EI (the full-D GP, EI by DiRect) and REMBO (GP-UCB on a
 random d_e-dimensional embedding, d_e = 9 and 5 as in the paper), with the
 paper's acquisition budgets: 500 (450 for Add-d/M) on SDSS, 1000 (900) on
 Viola-Jones. A run stores f and the best value found so far.
+
+``confirmatory=True`` (False in every scale and the published configuration)
+adds the fresh-seed runs of the committed confirmatory plan
+(:func:`confirmatory_grid`).
 """
 import numpy as np
 import pandas as pd
 
+from common import confirmatory, stats
 from common.bo import initial_design, run_bo
 from common.methods.add_gp_ucb import PracticalAddGPUCB, PracticalGPEI, RemboObjective
 from common.optimizers import direct_maximize
@@ -81,7 +86,7 @@ def add_label(dim, group_dim):
 
 _PAPER = dict(configurations=[configuration_name(*c) for c in CONFIGURATIONS], T_bo=400, n_runs=20,
               budget_scale=1.0, n_dec_factor=5, add_dims=None, real_world=list(REAL_WORLD), real_world_T=400,
-              real_world_runs=10, ablation_configuration="(24,6,4)", ablation_runs=10)
+              real_world_runs=10, ablation_configuration="(24,6,4)", ablation_runs=10, confirmatory=False)
 # The ablation of two choices the paper's text and the authors' code disagree on (spec §2.5, §8), each alone
 # against the synthetic block's runs of the same seeds: the paper's literal first 25 iterations (h = 1e-5, nothing
 # learned) and the zero prior mean of the authors' demo scripts.
@@ -116,7 +121,7 @@ ALLOWED = {
     "configurations": list(BY_NAME), "T_bo": range(1, 1001), "n_runs": range(1, 101),
     "budget_scale": _check_budget_scale, "n_dec_factor": range(1, 21), "add_dims": _check_add_dims,
     "real_world": list(REAL_WORLD), "real_world_T": range(1, 1001), "real_world_runs": range(0, 101),
-    "ablation_configuration": list(BY_NAME), "ablation_runs": range(0, 101),
+    "ablation_configuration": list(BY_NAME), "ablation_runs": range(0, 101), "confirmatory": [False, True],
 }
 
 
@@ -149,7 +154,27 @@ def make_grid(params):
             grid += [{"paper": PAPER, "experiment": "real_world", "problem": problem, "method": method, "seed": seed,
                       "T_bo": params["real_world_T"], "budget_scale": params["budget_scale"],
                       "n_dec_factor": params["n_dec_factor"]} for seed in seeds]
-    return grid
+    return grid + (confirmatory_grid(params) if params["confirmatory"] else [])
+
+
+def confirmatory_grid(params):
+    """The fresh-seed runs of the committed confirmatory plan (``data/confirmatory/add_gp_ucb.csv``): for each
+    planned claim, the runs it is judged on (:func:`~common.experiments.add_gp_ucb_claims.claim_runs`) at its fresh
+    seeds (:func:`common.confirmatory.fresh_seeds`); DiRect, deterministic, once, at the first fresh seed."""
+    from common.experiments import add_gp_ucb_claims   # the claims module imports this one
+
+    seeds_of = {}
+    for row in confirmatory.load_plan(PAPER).itertuples(index=False):
+        if not row.planned_seeds:
+            continue
+        for block, problem, methods in add_gp_ucb_claims.claim_runs(row.id):
+            for method in methods:
+                count = 1 if method == "DiRect" else int(row.planned_seeds)
+                seeds_of[(block, problem, method)] = max(seeds_of.get((block, problem, method), 0), count)
+    budgets = {"synthetic": params["T_bo"], "real_world": params["real_world_T"]}
+    return [{"paper": PAPER, "experiment": block, "problem": problem, "method": method, "seed": seed,
+             "T_bo": budgets[block], "budget_scale": params["budget_scale"], "n_dec_factor": params["n_dec_factor"]}
+            for (block, problem, method), count in seeds_of.items() for seed in confirmatory.fresh_seeds(count)]
 
 
 def ablation_methods(params):
@@ -176,7 +201,15 @@ def ablation_grid(params):
 
 def ablation_table(table, params):
     """Per method and ablation: the mean final S_T with the default choices and with the ablated one over the
-    same seeds, and on how many seeds the ablated choice ends lower (paired by seed)."""
+    same seeds, on how many seeds the ablated choice ends lower, and the paired effect (ablated against default).
+
+    ``ratio`` is the ratio of mean final S_T, ablated over default, with its 95 % interval
+    (:func:`common.stats.paired_comparison`); ``outcome`` is "lower" or "higher" when the interval lies wholly on
+    one side of 1, else "undecided"; ``within 1.1x`` says whether the runs rule out an effect of the project's
+    margin, a factor 1.1 either way: "yes" when the interval lies inside it, "no" when wholly outside, else
+    "undecided" (an ablation concludes "no effect" only on a "yes"), with the paired seeds that would decide it at
+    the observed effect and spread (``seeds to decide``, :attr:`common.stats.CellJudgement.seeds_to_decide`).
+    """
     finals = final_rows(table)
     problem, seeds = params["ablation_configuration"], range(params["ablation_runs"])
     default = finals[(finals["experiment"] == "synthetic") & (finals["problem"] == problem)
@@ -188,8 +221,19 @@ def ablation_table(table, params):
             ablated = finals[(finals["experiment"] == "ablation") & (finals["ablation"] == name)
                              & (finals["method"] == method)].set_index("seed")["simple_regret"]
             lower = int((ablated < base.reindex(ablated.index)).sum())
-            rows.append({"ablation": name, "method": method, "seeds": len(ablated), "S_T default": base.mean(),
-                         "S_T ablated": ablated.mean(), "seeds lower when ablated": f"{lower} of {len(ablated)}"})
+            row = {"ablation": name, "method": method, "seeds": len(ablated), "S_T default": base.mean(),
+                   "S_T ablated": ablated.mean(), "seeds lower when ablated": f"{lower} of {len(ablated)}"}
+            comparison = stats.paired_by_seed(ablated, base, higher_is_better=False, scale="ratio")
+            if comparison is not None:
+                equivalent = stats.judge_cell(comparison, "equivalent", stats.DEFAULT_MARGIN)
+                side = stats.interval_side(comparison)
+                row.update({"ratio": str(comparison.effect),
+                            "outcome": {"better": "lower", "worse": "higher"}.get(side, "undecided"),
+                            "within 1.1x": {"supported": "yes", "contradicted": "no"}.get(equivalent.judgement,
+                                                                                          "undecided"),
+                            "seeds to decide": ("" if equivalent.seeds_to_decide is None
+                                                else stats.format_seeds(equivalent.seeds_to_decide))})
+            rows.append(row)
     return pd.DataFrame(rows)
 
 

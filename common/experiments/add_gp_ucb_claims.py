@@ -37,11 +37,18 @@ read as the best Add-d/M (by mean) beating OpenCV's thresholds on average.
 
 Two identities: S_T <= R_T / T on every run, and Table 1's additive bound below
 GP-UCB's at the spec's (D, d, T).
+
+Confirmatory runs (:mod:`common.confirmatory`): the inconclusive claims get fresh
+seeds by the plan committed before any fresh run (:func:`write_confirmatory_plan`,
+``data/confirmatory/add_gp_ucb.csv``; at most :data:`CONFIRMATORY_MOST_SEEDS` a
+claim and :data:`CONFIRMATORY_CPU_HOURS` CPU-hours for the paper), run with the
+experiment's ``confirmatory`` parameter; :func:`judge` judges the main verdicts on
+the paper's seeds only and the same claims on the fresh seeds alone.
 """
 import numpy as np
 import pandas as pd
 
-from common import claims, confirmatory, stats
+from common import claims, confirmatory, paths, stats
 from common.claims import ClaimSpec, Evidence, Ran
 from common.experiments import add_gp_ucb as experiment
 from common.methods.add_gp_ucb import log10_regret_bounds
@@ -392,10 +399,92 @@ def claim_specs():
 
 
 def judge(table, params):
-    """The verdict table of every claim on the runs of an execution."""
-    verdicts = claims.judge(claim_specs(), table, params, ran=what_ran(params))
-    # No fresh-seed block yet: the plan's state shows beside the verdicts (common.confirmatory).
-    return confirmatory.beside(verdicts, None, confirmatory.load_plan(experiment.PAPER))
+    """The verdict table of every claim on the runs of an execution: judged on the paper's seeds, with the
+    confirmatory plan's state, and its verdicts on the fresh seeds alone where they ran, in the ``confirmatory``
+    column (:func:`common.confirmatory.beside`)."""
+    paper, fresh = confirmatory.split(table)
+    verdicts = claims.judge(claim_specs(), paper, params, ran=what_ran(params))
+    fresh_verdicts = claims.judge(claim_specs(), fresh, params, ran=what_ran(params)) if len(fresh) else None
+    return confirmatory.beside(verdicts, fresh_verdicts, confirmatory.load_plan(experiment.PAPER))
+
+
+def claim_runs(claim_id):
+    """The runs a claim is judged on at the paper's scale: a list of (block, problem, methods) for the
+    confirmatory grid (DiRect, deterministic, needs one run whatever the seeds)."""
+    paper = {**experiment.SCALES["paper"], "scale": "paper"}
+    runs = {}
+    for problem in ["(10,3,3)", *SMALL_D_PRIME]:
+        runs[f"star-best-{problem}"] = [("synthetic", problem, ["Add-*", *_all_methods(paper, problem)])]
+    for variant in ("Add-3/4", "Add-5/2"):
+        runs[f"beats-gp-ucb-{variant}-(10,3,3)"] = [("synthetic", "(10,3,3)", [variant, "GP-UCB"])]
+    runs["add-1-10-poor-(10,3,3)"] = [("synthetic", "(10,3,3)", ["Add-3/4", "Add-5/2", "Add-1/10"])]
+    for problem in LARGE_D_PRIME:
+        runs[f"star-beats-gp-ucb-{problem}"] = [("synthetic", problem, ["Add-*", "GP-UCB"])]
+        runs[f"small-d-beats-star-{problem}"] = [("synthetic", problem, ["Add-*", *_variants(
+            paper, problem, lambda d: SMALL_D[0] <= d <= SMALL_D[1])])]
+    for problem in SMALL_D_PRIME:
+        runs[f"almost-all-beat-gp-ucb-{problem}"] = [("synthetic", problem, ["GP-UCB", *_variants(paper, problem)])]
+    for problem in LARGE_D:
+        largest = {96: "Add-32/3", 120: "Add-40/3"}[experiment.BY_NAME[problem][0]]
+        runs[f"direct-beats-gp-ucb-and-large-d-{problem}"] = [("synthetic", problem, ["DiRect", "GP-UCB", largest])]
+    sdss, vj = experiment.SDSS, experiment.VIOLA_JONES
+    sdss_add, vj_add = _real_add(sdss), _real_add(vj)
+    runs["sdss-rand-beats-direct"] = [("real_world", sdss, ["RAND", "DiRect"])]
+    runs["sdss-bo-beats-rand"] = [("real_world", sdss, ["RAND", "GP-UCB", "GP-EI", "REMBO", *sdss_add])]
+    runs["sdss-add-beat-gp-ucb"] = [("real_world", sdss, ["GP-UCB", *sdss_add])]
+    runs["sdss-rembo-not-competitive"] = [("real_world", sdss, ["REMBO", *sdss_add])]
+    runs["sdss-add-5-4-slightly-best"] = [("real_world", sdss, sdss_add)]
+    runs["vj-rembo-worst"] = [("real_world", vj, experiment.real_world_methods(vj, paper))]
+    runs["vj-add-beat-gp"] = [("real_world", vj, ["GP-UCB", "GP-EI", *_real_add(vj, lambda d: d != 1)])]
+    runs["vj-add-6-4-best"] = [("real_world", vj, experiment.real_world_methods(vj, paper))]
+    runs["vj-beats-opencv"] = [("real_world", vj, vj_add)]
+    runs["ucb-beats-ei-sdss"] = [("real_world", sdss, ["GP-UCB", "GP-EI"])]
+    runs["ucb-beats-ei-vj"] = [("real_world", vj, ["GP-UCB", "GP-EI"])]
+    if claim_id not in runs:
+        raise ValueError(f"claim {claim_id!r} has no confirmatory runs; claims with runs: {sorted(runs)}")
+    return runs[claim_id]
+
+
+#: The confirmatory block's budget (declared 2026-11-25, before any fresh run, the rule egp_ts and bo_pp declared):
+#: at most 100 fresh seeds for one claim (the cap of the plan committed in 23be7296), and 1.5 CPU-hours for the
+#: paper, each claim priced from the paper-scale runs' mean CPU seconds per (block, problem, method); claims are
+#: admitted cheapest first.
+CONFIRMATORY_MOST_SEEDS = 100
+CONFIRMATORY_CPU_HOURS = 1.5
+#: The paper-scale seeds of each block (its claims' paper_seeds in the plan).
+BLOCK_SEEDS = {"synthetic": "n_runs", "real_world": "real_world_runs"}
+
+
+def confirmatory_cost(claim_id, seeds, cpu_seconds):
+    """CPU seconds of ``seeds`` fresh seeds of a claim's runs, from ``cpu_seconds`` per (block, problem, method)
+    (DiRect counted once: deterministic, one run)."""
+    return sum(cpu_seconds[(block, problem, method)] * (1 if method == "DiRect" else seeds)
+               for block, problem, methods in claim_runs(claim_id) for method in methods)
+
+
+def write_confirmatory_plan(table):
+    """Plan fresh seeds for the inconclusive claims of the published verdicts (``figures/add_gp_ucb/verdicts.csv``),
+    priced from the paper-scale ``table`` of runs, and save it to ``data/confirmatory/add_gp_ucb.csv``; return it."""
+    verdicts = pd.read_csv(paths.figures_dir(experiment.PAPER) / "verdicts.csv", keep_default_na=False)
+    paper = experiment.SCALES["paper"]
+    seeds = {spec.id: paper[BLOCK_SEEDS[spec.block]] for spec in claim_specs() if spec.block in BLOCK_SEEDS}
+    plan = confirmatory.make_plan(verdicts, seeds, most_seeds=CONFIRMATORY_MOST_SEEDS)
+    cpu_seconds = final_rows(confirmatory.split(table)[0]).groupby(
+        ["experiment", "problem", "method"])["run_cpu_seconds"].mean()
+    costs = {row.id: confirmatory_cost(row.id, row.planned_seeds, cpu_seconds)
+             for row in plan.itertuples(index=False) if row.planned_seeds}
+    spent = 0.0
+    for claim_id in sorted(costs, key=costs.get):
+        at = plan["id"] == claim_id
+        if spent + costs[claim_id] <= CONFIRMATORY_CPU_HOURS * 3600:
+            spent += costs[claim_id]
+            plan.loc[at, "note"] = f"about {costs[claim_id] / 3600:.2f} CPU-hours"
+        else:
+            plan.loc[at, "note"] = (f"left out: {costs[claim_id] / 3600:.2f} CPU-hours, beyond the block's budget of "
+                                    f"{CONFIRMATORY_CPU_HOURS:g}")
+            plan.loc[at, "planned_seeds"] = 0
+    confirmatory.save_plan(experiment.PAPER, plan)
+    return plan
 
 
 # --------------------------------------------------------------------------- what the numbers show
@@ -452,10 +541,19 @@ def _ablation_bullet(table, params):
     if not (table["experiment"] == "ablation").any():
         return None
     rows = experiment.ablation_table(table, params)
-    parts = [f"{row['ablation']}, {row['method']}: {row['S_T default']:.3g} -> {row['S_T ablated']:.3g} (lower on "
-             f"{row['seeds lower when ablated']} seeds)" for _, row in rows.iterrows()]
-    return (f"* **The two choices the text and the code disagree on (ablation, {params['ablation_configuration']}).** "
-            f"Mean final S_T with the code's choice -> the other: {'; '.join(parts)}.")
+    parts = [f"{row['ablation']}, {row['method']}: {row['S_T default']:.3g} -> {row['S_T ablated']:.3g}, "
+             f"{row['ratio']} ({row['outcome']})" for _, row in rows.iterrows()]
+    ruled_out = rows[rows["within 1.1x"] == "yes"]
+    undecided = rows[rows["outcome"] == "undecided"]
+    seeds = sorted(set(rows["seeds"]))
+    seeds = (f"{seeds[0]} paired seed{'s' if seeds[0] != 1 else ''}" if len(seeds) == 1
+             else f"{seeds[0]} to {seeds[-1]} paired seeds")
+    return (f"* **The two choices the text and the code disagree on (ablation, {params['ablation_configuration']}, "
+            f"{seeds}).** Mean final S_T with the code's choice -> the other, and the ratio ablated / "
+            f"default with its 95 % interval (lower or higher: the interval wholly below or above 1): "
+            f"{'; '.join(parts)}. An effect of a factor 1.1 either way is ruled out (the interval within "
+            f"[1/1.1, 1.1]) in {len(ruled_out)} of {len(rows)} cells; in the {len(undecided)} cells whose interval "
+            f"holds 1, these seeds cannot rule out an effect of that size.")
 
 
 def findings(table, params, verdicts):
