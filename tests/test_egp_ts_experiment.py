@@ -49,14 +49,15 @@ def test_a_parallel_run_makes_exactly_T_evaluations_after_the_initial_points():
     assert len(result["f"]) == experiment.N_INIT + 7
 
 
-def _table(levels, block="synthetic", problems=("Ackley-5d",), seeds=10, column="simple_regret"):
-    """Runs whose final value is ``levels[method]`` plus seed noise; two evaluations each."""
+def _table(levels, block="synthetic", problems=("Ackley-5d",), seeds=10, column="simple_regret", noise=0.01):
+    """Runs whose final value is ``levels[method]`` plus seed noise (``noise`` times a standard normal); two
+    evaluations each."""
     rng = np.random.default_rng(0)
     rows = []
     for problem in problems:
         for method, level in levels.items():
             for seed in range(seeds):
-                final = level + 0.01 * rng.standard_normal()
+                final = level + noise * rng.standard_normal()
                 for step, value in enumerate((final + 1.0, final)):
                     rows.append({"run_key": f"{problem}-{method}-{seed}", "eval": step, "experiment": block,
                                  "problem": problem, "method": method, "seed": seed, column: value,
@@ -78,6 +79,17 @@ def test_a_clearly_best_egp_ts_reproduces_the_figure_1_claims_and_a_worst_one_do
     assert verdicts["fig1-kernel-matters"] == "not run at this scale"  # only one function ran
     verdicts = _verdicts(_table({**FIG1, "EGP-TS (A)": 9.0}))
     assert verdicts["fig1-egp-beats-gp-ts-Ackley-5d"] == "not reproduced"
+
+
+def test_a_small_noisy_sample_leaves_a_figure_1_claim_inconclusive_with_the_seeds_that_would_decide_it():
+    # 6 seeds, EGP-TS a little ahead and the noise larger than the gaps: no cell supported, yet undecided cells
+    # could still carry the claim, so it is inconclusive (not refuted), with the seeds that would decide it.
+    table = _table({**FIG1, "EGP-TS (A)": 2.0, **{name: 2.2 for name in egp_claims.GP_TS}}, seeds=6, noise=0.5)
+    verdicts = egp_claims.judge(table, PAPER_PARAMS).set_index("id")
+    claim = verdicts.loc["fig1-egp-beats-gp-ts-Ackley-5d"]
+    assert claim["verdict"] == "inconclusive" and claim["effect"].startswith("0 of 4 cells supported")
+    assert "undecided" in claim["effect"] and claim["seeds_to_decide"] != ""
+    assert claim["verdict_by_p_value"] == "not reproduced"  # what the p-value rule made of the same runs
 
 
 def test_the_kernel_matters_where_the_friedman_test_finds_the_kernels_different():
