@@ -590,6 +590,26 @@ def _egp_ei_bullet(table, params, verdicts):
             f"{claims.verdicts_of(verdicts, ['fig6-egp-ei-three-of-four', 'fig7-egp-ei-both-tasks'])}.")
 
 
+def _ablation_changes_ruled_out(table):
+    """How many (function, method) cells of the hyperparameter ablation rule out a change of the project margin
+    (a factor 1.1) either way: sklearn-defaults runs against the spec's runs of the same seeds, the interval of
+    the ratio of mean final regrets within [1/1.1, 1.1]; and the largest number of paired seeds of a cell."""
+    defaults = final_values(table, "hyperparameter_ablation", "simple_regret")
+    spec = final_values(table, "synthetic")   # paired on the ablation's seeds by paired_by_seed
+    bound = np.log1p(stats.DEFAULT_MARGIN.size)
+    ruled_out, seeds = 0, 0
+    for problem in dict.fromkeys(defaults["problem"]):
+        for method in experiment.ABLATION_METHODS:
+            comparison = stats.paired_by_seed(_per_seed(defaults, problem, method), _per_seed(spec, problem, method),
+                                              higher_is_better=False, scale="ratio")
+            if comparison is None:
+                continue
+            seeds = max(seeds, comparison.n)
+            _, low, high = stats.advantage_interval(comparison)
+            ruled_out += int(-bound < low and high < bound)
+    return ruled_out, seeds
+
+
 def _ablation_bullet(table):
     versus, change = experiment.hyperparameter_ablation(table)
     if versus is None:
@@ -603,9 +623,13 @@ def _ablation_bullet(table):
     under_spec = outcomes(versus["EGP-TS (A) vs rival, spec"])
     worse_where = sorted(set(versus.loc[versus["EGP-TS (A) vs rival, sklearn defaults"].str.endswith(" worse"),
                                         "problem"]))
+    ruled_out, seeds = _ablation_changes_ruled_out(table)
     return (f"* **The hyperparameter fitting (§8).** With scikit-learn's defaults, {moved['better']} of {len(change)} "
             f"(function, method) cells have a lower final regret than with the spec's settings (the interval of the "
-            f"ratio of means below 1) and {moved['worse']} a higher one. EGP-TS (A) against the single-kernel GP-TS: "
+            f"ratio of means below 1) and {moved['worse']} a higher one; the interval lies within a factor "
+            f"{1 + stats.DEFAULT_MARGIN.size:g} either way, ruling out a change of that size, in {ruled_out} of "
+            f"{len(change)} (at {seeds} seeds), so in the other {len(change) - ruled_out} an effect of the fitting that "
+            f"large cannot be ruled out. EGP-TS (A) against the single-kernel GP-TS: "
             f"better in "
             f"{under_spec['better']} of {len(versus)} cells and worse in {under_spec['worse']} under the spec's "
             f"settings; better in {under_defaults['better']} and worse in {under_defaults['worse']} under sklearn's "
