@@ -171,3 +171,27 @@ def test_the_surrogate_fits_exact_and_near_duplicate_points():
                          .fit(X, function(X)))
     mean, std = gp.predict(X[:10], return_std=True)
     assert np.all(np.isfinite(mean)) and np.all(np.isfinite(std))
+
+
+def test_the_confirmatory_block_is_off_in_every_scale_and_adds_only_fresh_seeds_of_planned_claims():
+    from common import confirmatory
+    assert all(scale["confirmatory"] is False for scale in experiment.SCALES.values())
+    assert experiment.PUBLISHED.get("confirmatory", False) is False
+    params = {**experiment.SCALES["paper"], "scale": "paper"}
+    plain = experiment.make_grid(params)
+    with_fresh = experiment.make_grid({**params, "confirmatory": True})
+    added = with_fresh[len(plain):]
+    assert with_fresh[:len(plain)] == plain and added
+    assert added == experiment.confirmatory_grid(params)
+    plan = confirmatory.load_plan(experiment.PAPER)
+    assert {config["seed"] for config in added} == set(confirmatory.fresh_seeds(int(plan["planned_seeds"].max())))
+    # Every added run is a run of its block at the paper's settings, on a fresh seed.
+    for config in added:
+        same_block = experiment.block_config(params, config["experiment"], config["problem"], config["method"],
+                                             config["seed"] - confirmatory.SEED_OFFSET)
+        assert config == {**same_block, "seed": config["seed"]}
+    planned = plan[plan["planned_seeds"] > 0]
+    from common.experiments import random_exploration_claims
+    wanted = {(block, problem, method) for claim_id in planned["id"]
+              for block, problem, methods in random_exploration_claims.claim_runs(claim_id) for method in methods}
+    assert {(c["experiment"], c["problem"], c["method"]) for c in added} == wanted

@@ -117,3 +117,39 @@ def test_findings_say_which_blocks_ran_below_the_papers_scale():
     params = {**PAPER_PARAMS, "bench_seeds": 3}
     text = random_exploration_claims.findings(table, params, random_exploration_claims.judge(table, params))
     assert "benchmark: 3 seeds, budget 400 (below the paper's)" in text and "Fill distance" not in text
+
+
+def sprinkler_runs(level, seeds=30, first_seed=0):
+    """A tidy table of the sprinkler block: one maximum per (method, seed), ``level(method)`` plus a seed wobble."""
+    rows = []
+    for method in experiment.METHODS:
+        for seed in range(first_seed, first_seed + seeds):
+            best = level(method) + 0.3 * np.sin(seed) + 0.01 * (seed % 7)
+            rows.append({"experiment": "sprinkler", "problem": "sprinkler", "method": method,
+                         "beta": "TWO" if method.startswith("GP-UCB") else None, "seed": seed,
+                         "run_key": f"sprinkler-{method}-{seed}", "eval": 0, "best_so_far": best, "f": best})
+    return pd.DataFrame(rows)
+
+
+def test_every_judged_claim_names_the_runs_a_confirmatory_block_would_repeat(specs):
+    for spec in specs.values():
+        if spec.kind == "empirical" and spec.measure is not None:
+            blocks = {block for block, _, _ in random_exploration_claims.claim_runs(spec.id)}
+            assert spec.block in blocks and blocks <= {spec.block, "benchmark"}, spec.id
+    with pytest.raises(ValueError, match="has no confirmatory runs"):
+        random_exploration_claims.claim_runs("rf-values")
+
+
+def test_fresh_seeds_are_judged_apart_and_never_reach_the_paper_scale_verdict():
+    from common import confirmatory
+    # Paper seeds: the new methods far below the baselines; fresh seeds: every method level.
+    paper = sprinkler_runs(lambda method: 10.0 if method in random_exploration_claims.NEW_METHODS else 16.0)
+    fresh = sprinkler_runs(lambda method: 16.0, seeds=33, first_seed=confirmatory.SEED_OFFSET)
+    verdicts = random_exploration_claims.judge(pd.concat([paper, fresh], ignore_index=True), PAPER_PARAMS)
+    verdicts = verdicts.set_index("id")
+    assert verdicts.loc["sprinkler-competitive", "verdict"] == "not reproduced"
+    assert verdicts.loc["sprinkler-competitive", "confirmatory"] == "paper scale 30 seeds; 33 fresh seeds: reproduced"
+    alone = random_exploration_claims.judge(paper, PAPER_PARAMS).set_index("id")
+    assert alone.loc["sprinkler-competitive", "confirmatory"] == ("paper scale 30 seeds; planned: 33 fresh seeds, "
+                                                                  "not yet run")
+    assert alone.loc["outperform-EXPLOIT+", "confirmatory"].startswith("paper scale 20 seeds; left out")

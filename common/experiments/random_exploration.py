@@ -27,11 +27,15 @@ to move the results:
   mapped to [0, 1] before the GP sees it (``inputs = "unit"``), instead of raw
   inputs, whose ranges differ by up to six orders of magnitude; the initial
   designs and random points are the same points of the box.
+
+``confirmatory=True`` (False in every scale and the published configuration)
+adds the fresh-seed runs of the committed confirmatory plan
+(:func:`confirmatory_grid`).
 """
 import numpy as np
 import pandas as pd
 
-from common import stats
+from common import confirmatory, stats
 from common.bo import initial_design, run_bo
 from common.methods.random_exploration import (
     RandomExploration,
@@ -71,6 +75,7 @@ _PAPER = dict(
     rf_budget=80, rf_seeds=20, rf_n_estimators_max=200, sprinkler_budget=100, sprinkler_seeds=30,
     xd_size=100, rf_xd_size=40, acq_candidates=2000, acq_polish=3,
     maximizer_ablation_seeds=5, maximizer_ablation_search=[10_000, 10], scaling_ablation_seeds=20,
+    confirmatory=False,
 )
 SCALES = {
     "smoke": {**_PAPER, "bench_functions": ["Ackley"], "bench_budget": 16, "bench_seeds": 1, "beta_seeds": 1,
@@ -104,7 +109,7 @@ ALLOWED = {
     "xd_size": range(1, 10_001), "rf_xd_size": range(1, 1001),
     "acq_candidates": range(1, 100_001), "acq_polish": range(0, 51),
     "maximizer_ablation_seeds": range(0, 101), "maximizer_ablation_search": candidates_and_polish,
-    "scaling_ablation_seeds": range(0, 101),
+    "scaling_ablation_seeds": range(0, 101), "confirmatory": [False, True],
 }
 
 
@@ -118,27 +123,39 @@ def _beta_of(method, beta):
     return beta if ACQUISITION.get(method, ("",))[0] == "UCB" else None
 
 
+def block_config(params, block, problem, method, seed):
+    """The configuration of one run of a main block ("benchmark", "beta", "fill", "random_forest", "sprinkler")."""
+    if block == "benchmark":
+        return _config(params, block, problem, method, _beta_of(method, "TWO"), seed, params["bench_budget"])
+    if block == "beta":
+        return _config(params, block, problem, method, "SUP", seed, params["bench_budget"], xd_size=params["xd_size"])
+    if block == "fill":
+        return _config(params, block, problem, method, _beta_of(method, "SUP"), seed, params["fill_budget"],
+                       xd_size=params["xd_size"], fill_reference_size=params["fill_reference_size"])
+    if block == "random_forest":
+        return _config(params, block, problem, method, _beta_of(method, "SUP"), seed, params["rf_budget"],
+                       xd_size=params["rf_xd_size"], n_estimators_max=params["rf_n_estimators_max"])
+    if block == "sprinkler":
+        return _config(params, block, problem, method, _beta_of(method, "TWO"), seed, params["sprinkler_budget"])
+    raise ValueError(f"unknown block {block!r}; blocks: benchmark, beta, fill, random_forest, sprinkler")
+
+
 def make_grid(params):
     """All run configurations of the notebook for resolved parameters."""
     grid = []
     for problem in params["bench_functions"]:
         for method in params["bench_methods"]:
-            grid += [_config(params, "benchmark", problem, method, _beta_of(method, "TWO"), seed,
-                             params["bench_budget"]) for seed in range(params["bench_seeds"])]
+            grid += [block_config(params, "benchmark", problem, method, seed) for seed in range(params["bench_seeds"])]
     for problem in params["bench_functions"]:
         for method in ("GP-UCB+", "GP-UCB"):
-            grid += [_config(params, "beta", problem, method, "SUP", seed, params["bench_budget"],
-                             xd_size=params["xd_size"]) for seed in range(params["beta_seeds"])]
+            grid += [block_config(params, "beta", problem, method, seed) for seed in range(params["beta_seeds"])]
     for method in FILL_METHODS:
-        grid += [_config(params, "fill", FILL_PROBLEM, method, _beta_of(method, "SUP"), seed, params["fill_budget"],
-                         xd_size=params["xd_size"], fill_reference_size=params["fill_reference_size"])
-                 for seed in range(params["fill_seeds"])]
+        grid += [block_config(params, "fill", FILL_PROBLEM, method, seed) for seed in range(params["fill_seeds"])]
     for method in METHODS:
-        grid += [_config(params, "random_forest", "RF_diabetes", method, _beta_of(method, "SUP"), seed,
-                         params["rf_budget"], xd_size=params["rf_xd_size"],
-                         n_estimators_max=params["rf_n_estimators_max"]) for seed in range(params["rf_seeds"])]
-        grid += [_config(params, "sprinkler", "sprinkler", method, _beta_of(method, "TWO"), seed,
-                         params["sprinkler_budget"]) for seed in range(params["sprinkler_seeds"])]
+        grid += [block_config(params, "random_forest", "RF_diabetes", method, seed)
+                 for seed in range(params["rf_seeds"])]
+        grid += [block_config(params, "sprinkler", "sprinkler", method, seed)
+                 for seed in range(params["sprinkler_seeds"])]
     candidates, polish = params["maximizer_ablation_search"]
     for problem in params["bench_functions"]:
         for method in params["bench_methods"]:
@@ -152,7 +169,28 @@ def make_grid(params):
                  for seed in range(params["scaling_ablation_seeds"])]
         grid += [_config(params, "scaling_ablation", "sprinkler", method, _beta_of(method, "TWO"), seed,
                          params["sprinkler_budget"], inputs="unit") for seed in range(params["scaling_ablation_seeds"])]
-    return grid
+    return grid + (confirmatory_grid(params) if params["confirmatory"] else [])
+
+
+def confirmatory_grid(params):
+    """The fresh-seed runs of the committed confirmatory plan (``data/confirmatory/random_exploration.csv``).
+
+    For each planned claim, the runs it is judged on
+    (:func:`~common.experiments.random_exploration_claims.claim_runs`) at its fresh seeds
+    (:func:`common.confirmatory.fresh_seeds`); a run two claims share is listed once, at the larger count.
+    """
+    from common.experiments import random_exploration_claims  # the claims module imports this one
+
+    seeds_of = {}
+    for row in confirmatory.load_plan(PAPER).itertuples(index=False):
+        if not row.planned_seeds:
+            continue
+        for block, problem, methods in random_exploration_claims.claim_runs(row.id):
+            for method in methods:
+                seeds_of[(block, problem, method)] = max(seeds_of.get((block, problem, method), 0),
+                                                         int(row.planned_seeds))
+    return [block_config(params, block, problem, method, seed)
+            for (block, problem, method), count in seeds_of.items() for seed in confirmatory.fresh_seeds(count)]
 
 
 def make_problem(config):

@@ -32,13 +32,22 @@ Threshold rules (unchanged; see :mod:`common.claims`):
 * The standard-deviation claims (Table 4) compare the spread of the final
   regret over the seeds: a cell counts as smaller if the 95% paired-bootstrap
   interval of log(SD new / SD other) lies below 0.
+
+Confirmatory runs (:mod:`common.confirmatory`): the inconclusive claims get fresh
+seeds by the plan committed before any fresh run (:func:`write_confirmatory_plan`,
+``data/confirmatory/random_exploration.csv``; at most
+:data:`CONFIRMATORY_MOST_SEEDS` a claim and :data:`CONFIRMATORY_CPU_HOURS`
+CPU-hours for the paper), run with the experiment's ``confirmatory`` parameter;
+:func:`judge` judges the main verdicts on the paper's seeds only and the same
+claims on the fresh seeds alone.
 """
 import numpy as np
 import pandas as pd
 
-from common import claims, confirmatory, stats
+from common import claims, confirmatory, paths, stats
 from common.claims import ClaimSpec, Evidence, Ran
 from common.experiments import random_exploration as experiment
+from common.store import final_rows
 
 NEW_METHODS = ("GP-UCB+", "EXPLOIT+")
 BASELINES = ("GP-UCB", "EXPLOIT", "EI", "PI")
@@ -475,11 +484,94 @@ def _both_new_methods(values_of):
 
 
 def judge(table, params):
-    """The verdict table of every claim on the runs of an execution."""
+    """The verdict table of every claim on the runs of an execution: judged on the paper's seeds, with the
+    confirmatory plan's state, and its verdicts on the fresh seeds alone where they ran, in the ``confirmatory``
+    column (:func:`common.confirmatory.beside`)."""
     numbers = claims.load_paper_numbers(experiment.PAPER)
-    verdicts = claims.judge(claim_specs(numbers), table, params, ran=what_ran(params))
-    # No fresh-seed block yet: the plan's state shows beside the verdicts (common.confirmatory).
-    return confirmatory.beside(verdicts, None, confirmatory.load_plan(experiment.PAPER))
+    paper, fresh = confirmatory.split(table)
+    verdicts = claims.judge(claim_specs(numbers), paper, params, ran=what_ran(params))
+    fresh_verdicts = (claims.judge(claim_specs(numbers), fresh, params, ran=what_ran(params)) if len(fresh)
+                      else None)
+    return confirmatory.beside(verdicts, fresh_verdicts, confirmatory.load_plan(experiment.PAPER))
+
+
+# --------------------------------------------------------------------------- confirmatory runs
+def claim_runs(claim_id):
+    """The runs an empirical claim is judged on: a list of (block, problem, methods) for the confirmatory grid."""
+    functions = list(experiment.BENCHMARKS)
+    runs = {
+        "fill-between": [("fill", experiment.FILL_PROBLEM, ["GP-UCB", "EXPLOIT", "EXPLORE"])],
+        "fill-uniform": [("fill", experiment.FILL_PROBLEM, ["UNIFORM", "EXPLORE"])],
+        "exploit-plus-competitive": [("benchmark", f, ["EXPLOIT+", "GP-UCB", "GP-UCB+"]) for f in functions],
+        "beta-plus": [(block, f, ["GP-UCB+"]) for f in functions for block in ("benchmark", "beta")],
+        "beta-ucb": [(block, f, ["GP-UCB"]) for f in functions for block in ("benchmark", "beta")],
+        "sprinkler-competitive": [("sprinkler", "sprinkler", [*NEW_METHODS, *BASELINES])],
+        "sprinkler-exploit-plus-largest": [("sprinkler", "sprinkler", list(experiment.METHODS))],
+        "sprinkler-values": [("sprinkler", "sprinkler", list(experiment.METHODS))],
+    }
+    for method in NEW_METHODS:
+        runs[f"outperform-{method}"] = [("benchmark", f, [method, *BASELINES]) for f in functions]
+        runs[f"precise-{method}"] = [("benchmark", f, [method, *BASELINES]) for f in functions]
+        for name in ("rf-cumulative", "rf-instantaneous"):
+            runs[f"{name}-{method}"] = [("random_forest", "RF_diabetes", [method, *BASELINES])]
+    if claim_id not in runs:
+        raise ValueError(f"claim {claim_id!r} has no confirmatory runs; claims with runs: {sorted(runs)}")
+    return runs[claim_id]
+
+
+#: The confirmatory block's budget (the project's rule, declared before any fresh run and used by egp_ts, bo_pp and
+#: add_gp_ucb): at most 100 fresh seeds for one claim (the cap of the plan committed in 23be7296), and 1.5
+#: CPU-hours for the paper, each claim priced alone from the paper-scale runs' mean CPU seconds per (block,
+#: problem, method); claims are admitted cheapest first.
+CONFIRMATORY_MOST_SEEDS = 100
+CONFIRMATORY_CPU_HOURS = 1.5
+
+
+def confirmatory_cost(claim_id, seeds, cpu_seconds):
+    """CPU seconds of ``seeds`` fresh seeds of a claim's runs, from ``cpu_seconds`` per (block, problem, method)."""
+    return sum(cpu_seconds[(block, problem, method)] * seeds
+               for block, problem, methods in claim_runs(claim_id) for method in methods)
+
+
+def write_confirmatory_plan(table):
+    """Plan fresh seeds for the inconclusive claims of the published verdicts (``figures/random_exploration/
+    verdicts.csv``), priced from the paper-scale ``table`` of runs; save it to ``data/confirmatory/
+    random_exploration.csv`` and return it.
+
+    A claim's paper seeds are its block's (:data:`BLOCK_SIZES`). An inconclusive claim without a seed count to
+    decide it (Table 4's spread claims: their bootstrap interval of the SD ratio has no power computation) is
+    listed, left out, with that reason.
+    """
+    verdicts = pd.read_csv(paths.figures_dir(experiment.PAPER) / "verdicts.csv", keep_default_na=False)
+    paper = experiment.SCALES["paper"]
+    blocks = {spec.id: spec.block for spec in claim_specs(claims.load_paper_numbers(experiment.PAPER))}
+    seeds = {claim_id: paper[BLOCK_SIZES[block][0]] for claim_id, block in blocks.items() if block in BLOCK_SIZES}
+    inconclusive = verdicts[verdicts["verdict"] == "inconclusive"]
+    powered = inconclusive["seeds_to_decide"] != ""
+    plan = confirmatory.make_plan(inconclusive[powered], seeds, most_seeds=CONFIRMATORY_MOST_SEEDS)
+    cpu_seconds = final_rows(confirmatory.split(table)[0]).groupby(
+        ["experiment", "problem", "method"])["run_cpu_seconds"].mean()
+    costs = {row.id: confirmatory_cost(row.id, row.planned_seeds, cpu_seconds)
+             for row in plan.itertuples(index=False) if row.planned_seeds}
+    spent = 0.0
+    for claim_id in sorted(costs, key=costs.get):
+        at = plan["id"] == claim_id
+        if spent + costs[claim_id] <= CONFIRMATORY_CPU_HOURS * 3600:
+            spent += costs[claim_id]
+            plan.loc[at, "note"] = f"about {costs[claim_id] / 3600:.2f} CPU-hours"
+        else:
+            plan.loc[at, "note"] = (f"left out: {costs[claim_id] / 3600:.2f} CPU-hours, beyond the paper's budget of "
+                                    f"{CONFIRMATORY_CPU_HOURS:g}")
+            plan.loc[at, "planned_seeds"] = 0
+    unpowered = pd.DataFrame([{"id": claim_id, "paper_seeds": seeds[claim_id], "seeds_to_decide": "",
+                               "planned_seeds": 0, "note": "left out: its test (the bootstrap interval of the SD "
+                               "ratio) has no seed count that would decide it"}
+                              for claim_id in inconclusive.loc[~powered, "id"]], columns=plan.columns)
+    plan = pd.concat([plan, unpowered], ignore_index=True) if len(unpowered) else plan
+    order = {claim_id: i for i, claim_id in enumerate(verdicts["id"])}
+    plan = plan.sort_values("id", key=lambda ids: ids.map(order), kind="stable").reset_index(drop=True)
+    confirmatory.save_plan(experiment.PAPER, plan)
+    return plan
 
 
 # --------------------------------------------------------------------------- what the numbers show
@@ -512,7 +604,8 @@ def _ablation_outcomes(table, ablation, block, column, higher_is_better, label):
         return None, None
     counts, ruled_out = found["outcome"].value_counts(), int((found["within 1.1x"] == "yes").sum())
     seeds = found["seeds"].max()
-    return found, (f"on {seeds} seeds, the ablation is better (the interval of the ratio of means below 1) in "
+    side = "above" if higher_is_better else "below"
+    return found, (f"on {seeds} seeds, the ablation is better (the interval of the ratio of means {side} 1) in "
                    f"{counts.get('better', 0)} of {len(found)} cells, worse in {counts.get('worse', 0)}, and rules "
                    f"out an effect of a factor 1.1 either way (the interval inside it) in {ruled_out}"
                    + (" (below 10 paired seeds an ablation cannot rule an effect out)" if seeds < 10 else ""))
