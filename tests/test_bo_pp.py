@@ -153,3 +153,46 @@ def test_shifted_box_table_counts_exact_zeros_and_compares_pp_with_bo_by_seed():
     table = experiment.shifted_box_table(_finals(rows)).set_index("method")
     assert (table.loc["UCB", "zeros usual"], table.loc["UCB", "zeros shifted"]) == (5, 0)
     assert table.loc["UCB-PP01", "PP vs BO (shifted) W/T/L"] == "0/0/5"
+
+
+def test_the_confirmatory_block_adds_only_fresh_seeds_of_planned_claims():
+    from common import confirmatory
+    from common.experiments import bo_pp_claims
+
+    params = {**experiment.SCALES["paper"], "scale": "paper"}
+    published = experiment.make_grid(params)
+    added = experiment.make_grid({**params, "confirmatory": True})[len(published):]
+    assert experiment.make_grid({**params, "confirmatory": True})[:len(published)] == published
+    assert not experiment.SCALES["paper"]["confirmatory"] and not experiment.PUBLISHED.get("confirmatory")
+    plan = confirmatory.load_plan("bo_pp")
+    planned = plan[plan["planned_seeds"] > 0]
+    expected = {}
+    for row in planned.itertuples(index=False):
+        for key in bo_pp_claims.claim_runs(row.id):
+            expected[key] = max(expected.get(key, 0), row.planned_seeds)
+    found = {}
+    for config in added:
+        assert config["seed"] >= confirmatory.SEED_OFFSET
+        key = (config["experiment"], config["problem"], config["acquisition"], config["tau0"])
+        found[key] = found.get(key, 0) + 1
+    assert found == expected
+
+
+def _ablation_finals(ablated_value, seeds):
+    """Our Dropwave UCB baseline at mean 1 and the ablated one at mean ``ablated_value``, a little spread by seed."""
+    spread = [0.01 * (seed - (seeds - 1) / 2) for seed in range(seeds)]
+    rows = [("synthetic", "Dropwave", "UCB", 0.0, seed, 500, 1.0 + spread[seed]) for seed in range(seeds)]
+    rows += [("direct_ablation", "Dropwave", "UCB", 0.0, seed, 2000, ablated_value + spread[seed])
+             for seed in range(seeds)]
+    return _finals(rows)
+
+
+@pytest.mark.parametrize("ablated_value, seeds, expected", [
+    (1.0, 20, "ruled out"),          # no move: the paper's mean (0.271) lies outside the interval
+    (0.271, 20, "cannot rule out"),  # the ablated choice lands on the paper's mean
+    (1.0, 6, "cannot rule out"),     # below 10 paired seeds an ablation rules nothing out
+])
+def test_an_ablation_rules_out_closing_the_gap_only_with_an_interval_and_ten_seeds(ablated_value, seeds, expected):
+    table = experiment.ablation_against_gap(_ablation_finals(ablated_value, seeds), claims.load_paper_numbers("bo_pp"),
+                                            500)
+    assert table.loc[0, "closes the gap"] == expected

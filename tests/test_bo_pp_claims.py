@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 from scipy import stats as scipy_stats
 
-from common import claims, stats
+from common import claims, confirmatory, stats
 from common.experiments import bo_pp as experiment
 from common.experiments import bo_pp_claims
 
@@ -247,3 +247,54 @@ def test_findings_leave_out_a_block_below_the_paper_scale():
     text = bo_pp_claims.findings(table, params, bo_pp_claims.judge(table, params))
     assert "not judged until their paper-scale runs are cached: real-world (2 seeds, T = 100)" in text
     assert "real-world block" not in text and "synthetic block" in text
+
+
+def noisy_runs(block_name, seeds=SEEDS, spread=0.5, seed=0):
+    """A block where BO-PP and BO differ only by noise: each run's final value drawn at random around 2."""
+    rng = np.random.default_rng(seed)
+    return runs(block_name, final=lambda problem, acquisition, tau0, run_seed: 2.0 + spread * rng.standard_normal())
+
+
+def test_a_better_claim_on_noise_is_inconclusive_not_refuted(specs):
+    # No effect, much noise: most cells exclude neither no difference nor a 10 % gain.
+    check = specs["C6-syn"].evaluate(noisy_runs("synthetic"), PAPER_PARAMS)
+    assert check.verdict == "inconclusive" and check.ours["undecided"] >= 6
+    assert "seeds to decide" in check.reason
+
+
+def test_a_no_worse_claim_with_five_untied_losses_is_never_reproduced(specs):
+    # 15 seeds tie and the other 5 all lose by a third: the p-value rule (smallest p 0.0625) called that no worse.
+    def final(problem, acquisition, tau0, seed):
+        return 1.0 + (0.5 if tau0 and seed < 5 else 0.0)
+
+    assert verdict(specs["C8-PI-syn"], runs("synthetic", final=final)) in ("not reproduced", "inconclusive")
+
+
+def test_claim_runs_are_the_judged_cells_and_their_baselines():
+    assert bo_pp_claims.claim_runs("C4-syn") == sorted(
+        ("synthetic", problem, "UCB", tau0) for problem in experiment.SYNTHETIC for tau0 in (0.0, 0.0001))
+    with pytest.raises(ValueError, match="not judged on paired cells"):
+        bo_pp_claims.claim_runs("C2")
+
+
+def test_claim_cells_are_those_the_specs_judge(specs):
+    # The spec's quantity names its number of cells ("in each of 12 cells", "in the 8 cells the paper marks bold").
+    for claim_id, (block_name, cells) in bo_pp_claims.claim_cells().items():
+        assert f" {len(cells)} cells" in specs[claim_id].quantity and specs[claim_id].block == block_name
+
+
+def test_fresh_seeds_are_judged_apart_and_never_reach_the_main_verdicts():
+    paper = runs("synthetic")                                        # every seed ties: C4-syn not reproduced
+    fresh = runs("synthetic", better_where(lambda problem, acquisition, tau0: True))
+    fresh = fresh.assign(seed=fresh["seed"] + confirmatory.SEED_OFFSET, run_key=fresh["run_key"] + "-fresh")
+    table = bo_pp_claims.judge(pd.concat([paper, fresh]), PAPER_PARAMS).set_index("id")
+    planned = confirmatory.load_plan("bo_pp").set_index("id").loc["C4-syn", "planned_seeds"]
+    assert table.loc["C4-syn", "verdict"] == "not reproduced"
+    assert table.loc["C4-syn", "confirmatory"] == f"paper scale 20 seeds; {planned} fresh seeds: reproduced"
+
+
+def test_without_fresh_runs_the_confirmatory_column_shows_the_plan():
+    table = bo_pp_claims.judge(runs("synthetic"), PAPER_PARAMS).set_index("id")
+    for row in confirmatory.load_plan("bo_pp").itertuples(index=False):
+        expected = (f"planned: {row.planned_seeds} fresh seeds, not yet run" if row.planned_seeds else row.note)
+        assert table.loc[row.id, "confirmatory"] == f"paper scale {row.paper_seeds} seeds; {expected}"

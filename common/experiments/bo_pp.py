@@ -12,13 +12,17 @@ points every iteration, and the acquisition maximized by DIRECT on [-1, 1]^d:
   problems (Fig. 7).
 * ``y_ablation``: the plain-BO baselines of the synthetic block with the other
   output scaling (``y_transform``), the choice the paper leaves open.
+* the confirmatory block (parameter ``confirmatory``, False in every scale and the
+  published configuration): for each claim of the committed plan
+  (``data/confirmatory/bo_pp.csv``), the runs it is judged on at fresh seeds
+  (:func:`common.confirmatory.fresh_seeds`), in the same blocks as the paper's seeds.
 
 Each (problem, acquisition, tau0, seed) is one run; tau0 = 0 is plain BO.
 """
 import numpy as np
 import pandas as pd
 
-from common import claims, stats
+from common import claims, confirmatory, stats
 from common.bo import run_bo
 from common.kernels import SquaredExponential
 from common.methods.bo_pp import PseudoPointBO
@@ -62,6 +66,7 @@ _FULL = dict(
     n_seeds=20, T=100, real_world_seeds=20, real_world_T=100, isotropic_seeds=20, ablation_seeds=20,
     n_init=5, direct_evals_per_dim=500, y_transform="none", mle_restarts=1,
     pseudo_point_mode="box", direct_ablation_seeds=20, direct_ablation_budgets=[100, 2000], shift_ablation_seeds=20,
+    confirmatory=False,
 )
 SCALES = {
     "smoke": {**_FULL, "synthetic_functions": ["Dropwave"], "real_world_problems": ["SVM_digits"],
@@ -96,6 +101,7 @@ ALLOWED = {
     "y_transform": ["none", "standardize"], "mle_restarts": range(0, 11),
     "pseudo_point_mode": ["box", "corner"], "direct_ablation_seeds": range(0, 101),
     "direct_ablation_budgets": range(1, 100_001), "shift_ablation_seeds": range(0, 101),
+    "confirmatory": [False, True],
 }
 
 
@@ -147,7 +153,26 @@ def make_grid(params):
         for tau0 in params["tau0s"]:
             grid += [_config(params, "isotropic", problem, "UCB", tau0, seed, params["real_world_T"], "iso")
                      for seed in range(params["isotropic_seeds"])]
-    return grid
+    return grid + (confirmatory_grid(params) if params["confirmatory"] else [])
+
+
+def confirmatory_grid(params):
+    """The fresh-seed runs of the committed confirmatory plan (``data/confirmatory/bo_pp.csv``): for each planned
+    claim, the runs it is judged on (:func:`~common.experiments.bo_pp_claims.claim_runs`, each BO-PP cell with its
+    BO baseline) at its fresh seeds; a run two claims share gets the larger number of seeds."""
+    from common.experiments import bo_pp_claims   # the claims module imports this one
+
+    seeds_of = {}
+    for row in confirmatory.load_plan(PAPER).itertuples(index=False):
+        if not row.planned_seeds:
+            continue
+        for run_of_claim in bo_pp_claims.claim_runs(row.id):
+            seeds_of[run_of_claim] = max(seeds_of.get(run_of_claim, 0), int(row.planned_seeds))
+    horizon = {"synthetic": params["T"], "real_world": params["real_world_T"], "isotropic": params["real_world_T"]}
+    kernel = {"synthetic": "ard", "real_world": "ard", "isotropic": "iso"}
+    return [_config(params, block, problem, acquisition, tau0, seed, horizon[block], kernel[block])
+            for (block, problem, acquisition, tau0), count in sorted(seeds_of.items())
+            for seed in confirmatory.fresh_seeds(count)]
 
 
 class _OnSymmetricBox:
@@ -246,12 +271,27 @@ def _in_paper_order(table):
     return table.sort_values(["problem", "acquisition", "tau0"], key=lambda column: column.map(rank), kind="stable")
 
 
-def _paired_cell(ours, baseline, higher_is_better=False):
-    seeds = ours.index.intersection(baseline.index)
-    comparison = stats.paired_comparison(ours[seeds].to_numpy(), baseline[seeds].to_numpy(),
-                                         higher_is_better=higher_is_better)
-    return {"W/T/L": f"{comparison.wins}/{comparison.ties}/{comparison.losses}", "p": comparison.p_value,
-            "outcome": comparison.outcome}
+def _paired_cell(ours, baseline, claim="equivalent"):
+    """``ours`` against ``baseline`` seed by seed on the ratio of mean final S_T (lower is better), with its 95 %
+    interval, judged against the project's margin, a factor 1.1 (:data:`common.stats.DEFAULT_MARGIN`).
+
+    Columns: ``W/T/L``; ``ratio`` (ours / baseline, :class:`common.stats.Effect`); ``side``: "better" or
+    "worse" (for ours) when the interval lies wholly on one side of 1, else "undecided"; then for
+    ``claim="equivalent"`` ``within 1.1x``: "yes" when the interval lies inside a factor 1.1 either way (the runs
+    rule out an effect that large), "no" when wholly outside it, else "undecided"; for ``claim="better"``
+    ``better``: the cell judgement of "ours is better" (:func:`common.stats.judge_cell`: supported, contradicted
+    when the interval excludes a gain of the margin, else undecided); and the ``seeds to decide`` an undecided
+    one at the observed effect and spread.
+    """
+    comparison = stats.paired_by_seed(ours, baseline, higher_is_better=False, scale="ratio")
+    judged = stats.judge_cell(comparison, claim, stats.DEFAULT_MARGIN)
+    if claim == "equivalent":
+        judgement = {"within 1.1x": {"supported": "yes", "contradicted": "no"}.get(judged.judgement, "undecided")}
+    else:
+        judgement = {claim: judged.judgement}
+    return {"W/T/L": f"{comparison.wins}/{comparison.ties}/{comparison.losses}", "ratio": str(comparison.effect),
+            "side": stats.interval_side(comparison) or "undecided", **judgement,
+            "seeds to decide": "" if judged.seeds_to_decide is None else stats.format_seeds(judged.seeds_to_decide)}
 
 
 def output_scaling_table(finals, paper_numbers):
@@ -274,16 +314,45 @@ def output_scaling_table(finals, paper_numbers):
     return scaling.reset_index()
 
 
-def move_against_gap(table, value_columns, ours_column, paper_column="paper"):
-    """How far an ablation moves each cell's mean, against the gap of our mean to the paper's.
+#: Below this many paired seeds an ablation rules nothing out, whatever its interval (DESIGN.md, Honesty).
+FEWEST_SEEDS_TO_RULE_OUT = 10
 
-    Returns
-    -------
-    move, gap : pandas.Series
-        Per row: the range of ``value_columns`` and ``|ours - paper|``.
+
+def ablation_against_gap(finals, paper_numbers, main_budget):
+    """Each ablated choice against ours on the same seeds, per (function, acquisition), beside the paper's mean.
+
+    The ablations: the output scaling (``y_ablation``) and each DIRECT budget of ``direct_ablation``, both on
+    plain BO; ours is the main synthetic block (raw y, ``main_budget`` evaluations per dimension) on the
+    ablation's seeds. Per row: ``ratio``, the ratio of mean final S_T, ablated over ours, with its 95 % interval
+    (:func:`common.stats.paired_by_seed`); ``paper / ours``, the ratio that would bring our mean to the paper's
+    (taken as a fixed target); ``closes the gap``: "ruled out" when the interval excludes that ratio (the choice
+    alone does not explain the gap), "cannot rule out" when it holds it or the ablation has fewer than
+    :data:`FEWEST_SEEDS_TO_RULE_OUT` seeds. None without ablation runs.
     """
-    move = (table[value_columns].max(axis=1) - table[value_columns].min(axis=1)).abs()
-    return move, (table[ours_column] - table[paper_column]).abs()
+    main = finals[(finals["experiment"] == "synthetic") & (finals["tau0"] == 0)]
+    ablated = {("output scaling", "standardize"): finals[finals["experiment"] == "y_ablation"]}
+    budgets = finals[finals["experiment"] == "direct_ablation"]
+    if not budgets.empty:
+        ablated.update({("DIRECT budget", f"{budget}·d"): runs
+                        for budget, runs in budgets.groupby("direct_evals_per_dim")})
+    rows = []
+    for (ablation, setting), runs in ablated.items():
+        for (problem, acquisition), cell in _in_paper_order(runs).groupby(["problem", "acquisition"], sort=False):
+            ours = main[(main["problem"] == problem) & (main["acquisition"] == acquisition)].set_index("seed")["value"]
+            comparison = stats.paired_by_seed(cell.set_index("seed")["value"], ours, higher_is_better=False,
+                                              scale="ratio")
+            if comparison is None:
+                continue
+            seeds = ours.index.intersection(cell["seed"])
+            paper = claims.paper_number(paper_numbers, "table1", problem=problem, method=acquisition).value
+            target = paper / ours[seeds].mean() if ours[seeds].mean() > 0 else np.inf
+            effect = comparison.effect
+            rows.append({"ablation": ablation, "setting": setting, "function": problem, "acquisition": acquisition,
+                         "seeds": comparison.n, "S_T ours": ours[seeds].mean(), "S_T ablated": cell["value"].mean(),
+                         "paper": paper, "ratio": str(effect), "paper / ours": target,
+                         "closes the gap": ("cannot rule out" if effect.low <= target <= effect.high
+                                            or comparison.n < FEWEST_SEEDS_TO_RULE_OUT else "ruled out")})
+    return pd.DataFrame(rows) if rows else None
 
 
 def direct_budget_table(finals, paper_numbers, main_budget):
@@ -291,7 +360,7 @@ def direct_budget_table(finals, paper_numbers, main_budget):
 
     The ``main_budget`` column (evaluations per dimension) is the main synthetic
     block on the ablation's seeds; the largest budget is compared with it seed
-    by seed.
+    by seed (:func:`_paired_cell`: its ratio, and whether the runs rule out a factor 1.1).
     """
     ablation = finals[finals["experiment"] == "direct_ablation"]
     if ablation.empty:
@@ -318,7 +387,8 @@ def shifted_box_table(finals):
 
     Columns: mean final S_T and the number of runs at exactly zero regret on
     each box, and on the shifted box each BO-PP variant against its BO
-    baseline seed by seed.
+    baseline seed by seed (:func:`_paired_cell`: its ratio, and the paper's
+    "better" judged against a factor 1.1).
     """
     shifted = _in_paper_order(finals[finals["experiment"] == "shifted_box"])
     if shifted.empty:
@@ -337,6 +407,7 @@ def shifted_box_table(finals):
             baseline = shifted[(shifted["problem"] == problem) & (shifted["acquisition"] == acquisition)
                                & (shifted["tau0"] == 0)].set_index("seed")["value"]
             row.update({f"PP vs BO (shifted) {name}": value
-                        for name, value in _paired_cell(cell.set_index("seed")["value"], baseline).items()})
+                        for name, value in _paired_cell(cell.set_index("seed")["value"], baseline,
+                                                        "better").items()})
         rows.append(row)
     return pd.DataFrame(rows)
