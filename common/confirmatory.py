@@ -78,6 +78,39 @@ def plan_from_published(paper_key, *, most_seeds, note=""):
     return plan
 
 
+def admit_cheapest_first(plan, costs, cpu_hours, *, budget="the paper's budget"):
+    """Keep a plan within a CPU budget: admit its claims cheapest first while the total fits.
+
+    Parameters
+    ----------
+    plan : pandas.DataFrame
+        :func:`make_plan`'s plan; changed in place and returned.
+    costs : mapping of str to float
+        Claim id -> CPU seconds of its planned fresh runs (the claims with planned seeds).
+    cpu_hours : float
+        The budget.
+    budget : str
+        What the budget is called in the note of a claim left out.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The plan, each priced claim's note giving its CPU-hours, and the claims beyond the budget left out
+        (``planned_seeds`` 0) with a note that says so.
+    """
+    spent = 0.0
+    for claim_id in sorted(costs, key=costs.get):
+        at = plan["id"] == claim_id
+        if spent + costs[claim_id] <= cpu_hours * 3600:
+            spent += costs[claim_id]
+            plan.loc[at, "note"] = f"about {costs[claim_id] / 3600:.2f} CPU-hours"
+        else:
+            plan.loc[at, "note"] = (f"left out: {costs[claim_id] / 3600:.2f} CPU-hours, beyond {budget} of "
+                                    f"{cpu_hours:g}")
+            plan.loc[at, "planned_seeds"] = 0
+    return plan
+
+
 def save_plan(paper_key, plan):
     """Write a plan to :func:`plan_path` (to be committed before its runs); return the path."""
     path = plan_path(paper_key)

@@ -28,3 +28,11 @@ def test_beside_shows_the_fresh_verdict_or_that_it_has_not_run():
     assert shown["A"] == "paper scale 10 seeds; 34 fresh seeds: reproduced" and shown["B"] == ""
     assert shown["C"].startswith("paper scale 10 seeds; left out")
     assert "not yet run" in confirmatory.beside(verdicts(), None, plan).set_index("id").loc["A", "confirmatory"]
+
+
+def test_claims_are_admitted_cheapest_first_within_the_budget():
+    plan = confirmatory.make_plan(pd.DataFrame({"id": ["A", "B", "C"], "verdict": ["inconclusive"] * 3,
+                                                "seeds_to_decide": ["20", "30", "40"], "confirmatory": [""] * 3}),
+                                  {"A": 10, "B": 10, "C": 10}, most_seeds=100)
+    admitted = confirmatory.admit_cheapest_first(plan, {"A": 3000.0, "B": 1000.0, "C": 2000.0}, 1.0)
+    assert list(admitted["planned_seeds"]) == [0, 30, 40] and "beyond the paper's budget of 1" in admitted["note"][0]

@@ -688,16 +688,7 @@ def write_confirmatory_plan(table):
     seconds = finals.groupby(["experiment", "problem", "acquisition", "tau0"])["run_cpu_seconds"].mean()
     costs = {row.id: row.planned_seeds * sum(seconds[run] for run in claim_runs(row.id))
              for row in plan.itertuples(index=False) if row.planned_seeds}
-    spent = 0.0
-    for claim_id in sorted(costs, key=costs.get):
-        at = plan["id"] == claim_id
-        if spent + costs[claim_id] <= CONFIRMATORY_CPU_HOURS * 3600:
-            spent += costs[claim_id]
-            plan.loc[at, "note"] = f"about {costs[claim_id] / 3600:.2f} CPU-hours"
-        else:
-            plan.loc[at, "note"] = (f"left out: {costs[claim_id] / 3600:.2f} CPU-hours, beyond the paper's budget "
-                                    f"of {CONFIRMATORY_CPU_HOURS:g}")
-            plan.loc[at, "planned_seeds"] = 0
+    confirmatory.admit_cheapest_first(plan, costs, CONFIRMATORY_CPU_HOURS, budget="the paper's budget")
     confirmatory.save_plan(experiment.PAPER, plan)
     return plan
 

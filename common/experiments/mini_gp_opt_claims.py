@@ -496,16 +496,7 @@ def write_confirmatory_plan(table):
     plan = confirmatory.make_plan(verdicts[verdicts["id"].isin(judged)], seeds, most_seeds=CONFIRMATORY_MOST_SEEDS)
     costs = {row.id: confirmatory_cost(table, row.id, row.planned_seeds) for row in plan.itertuples(index=False)
              if row.planned_seeds}
-    spent = 0.0
-    for claim_id in sorted(costs, key=costs.get):
-        at = plan["id"] == claim_id
-        if spent + costs[claim_id] <= CONFIRMATORY_CPU_HOURS * 3600:
-            spent += costs[claim_id]
-            plan.loc[at, "note"] = f"about {costs[claim_id] / 3600:.2f} CPU-hours"
-        else:
-            plan.loc[at, "note"] = (f"left out: {costs[claim_id] / 3600:.2f} CPU-hours, beyond the block's budget of "
-                                    f"{CONFIRMATORY_CPU_HOURS:g}")
-            plan.loc[at, "planned_seeds"] = 0
+    confirmatory.admit_cheapest_first(plan, costs, CONFIRMATORY_CPU_HOURS, budget="the block's budget")
     confirmatory.save_plan(experiment.PAPER, plan)
     return plan
 

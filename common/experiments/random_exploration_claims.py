@@ -553,16 +553,7 @@ def write_confirmatory_plan(table):
         ["experiment", "problem", "method"])["run_cpu_seconds"].mean()
     costs = {row.id: confirmatory_cost(row.id, row.planned_seeds, cpu_seconds)
              for row in plan.itertuples(index=False) if row.planned_seeds}
-    spent = 0.0
-    for claim_id in sorted(costs, key=costs.get):
-        at = plan["id"] == claim_id
-        if spent + costs[claim_id] <= CONFIRMATORY_CPU_HOURS * 3600:
-            spent += costs[claim_id]
-            plan.loc[at, "note"] = f"about {costs[claim_id] / 3600:.2f} CPU-hours"
-        else:
-            plan.loc[at, "note"] = (f"left out: {costs[claim_id] / 3600:.2f} CPU-hours, beyond the paper's budget of "
-                                    f"{CONFIRMATORY_CPU_HOURS:g}")
-            plan.loc[at, "planned_seeds"] = 0
+    confirmatory.admit_cheapest_first(plan, costs, CONFIRMATORY_CPU_HOURS, budget="the paper's budget")
     unpowered = pd.DataFrame([{"id": claim_id, "paper_seeds": seeds[claim_id], "seeds_to_decide": "",
                                "planned_seeds": 0, "note": "left out: its test (the bootstrap interval of the SD "
                                "ratio) has no seed count that would decide it"}
