@@ -212,3 +212,76 @@ def test_gp_ts_refits_from_its_last_fit_only_with_warm_start(warm_start):
     method = GPTS(KERNELS[1], BOX, n_features=30, n_candidates=100, n_restarts=1, warm_start=warm_start)
     _run(method, n_iterations=2)
     assert (method.kernel is KERNELS[1]) == (not warm_start)
+
+
+# ---------------------------------------------------------------- the evidence of eq. 7 (issue 28)
+def _egp_with_evidence(weight_evidence, floor=1e-4, refit_every=3):
+    from common.methods.egp_ts import EGPTS
+    return EGPTS(KERNELS[1:], BOX, n_features=30, refit_every=refit_every, n_candidates=100, n_restarts=1,
+                 floor=floor, weight_evidence=weight_evidence)
+
+
+@pytest.mark.parametrize("weight_evidence", ["rf", "exact"])
+def test_both_evidences_give_finite_weights_summing_to_one(weight_evidence):
+    method = _egp_with_evidence(weight_evidence)
+    _run(method, n_iterations=7)  # re-initialized at 6, 9 and 12 observations
+    assert len(method.log_evidences) == 3 and np.all(np.isfinite(method.log_evidences))
+    weights = np.array(method.weight_history)
+    assert weights.shape == (7, 3) and np.all(np.isfinite(weights))
+    np.testing.assert_allclose(weights.sum(axis=1), 1.0)
+    assert weights.min() >= 1e-4 / (1 + 3e-4)
+
+
+def _first_fit(method):
+    """The unit-cube inputs and standardized y of the first re-initialization (6 initial points)."""
+    record = _run(method, n_iterations=1)
+    U = method._unit(record["X"][:6])
+    return U, (record["y"][:6] - method.y_mean) / method.y_scale
+
+
+def test_the_exact_evidence_is_each_fitted_gp_log_marginal_likelihood():
+    from common.gp import GaussianProcess
+    method = _egp_with_evidence("exact", floor=0.0, refit_every=50)
+    U, z = _first_fit(method)
+    members = method.ensemble.members
+    exact = [GaussianProcess(m.features.kernel, m.noise_variance).fit(U, z).log_marginal_likelihood() for m in members]
+    np.testing.assert_allclose(method.log_evidences[0], exact, rtol=1e-10)
+    # eq. 7 with w_0 = 1/M: the first proposal's weights are the normalized exact evidences
+    np.testing.assert_allclose(method.weight_history[0], np.exp(exact - np.logaddexp.reduce(exact)), rtol=1e-8)
+    rf = [m.log_evidence(U, z) for m in members]
+    assert not np.allclose(exact, rf)  # a different evidence, not the RF one under another name
+
+
+def test_the_default_evidence_is_the_random_feature_models():
+    method = _egp_with_evidence("rf", floor=0.0, refit_every=50)
+    from common.methods.egp_ts import EGPTS
+    assert EGPTS(KERNELS[1:], BOX).weight_evidence == "rf"  # what every cached run used
+    U, z = _first_fit(method)
+    np.testing.assert_allclose(method.log_evidences[0], [m.log_evidence(U, z) for m in method.ensemble.members])
+
+
+@pytest.mark.parametrize("value", ["RF", "sklearn", None, 1])
+def test_an_unknown_evidence_is_refused_naming_the_allowed_ones(value):
+    with pytest.raises(ValueError, match=r"weight_evidence must be one of \('rf', 'exact'\)"):
+        _egp_with_evidence(value)
+
+
+def test_given_log_evidences_set_the_batch_weights_and_must_match_the_members():
+    log_evidences = np.array([0.0, -1.0, -2.0, np.log(3.0)])
+    ensemble = _ensemble().fit(X, Y, log_evidences=log_evidences)
+    np.testing.assert_allclose(ensemble.weights, np.exp(log_evidences) / np.exp(log_evidences).sum())
+    with pytest.raises(ValueError, match="one entry per member"):
+        _ensemble().fit(X, Y, log_evidences=log_evidences[:2])
+
+
+def test_random_search_proposes_uniform_points_in_the_box_whatever_the_data():
+    from common.methods.egp_ts import RandomSearch
+    method = RandomSearch(BOX, batch_size=2)
+    points = method.propose(np.zeros((3, 2)), np.zeros(3), 0, np.random.default_rng(0))
+    again = method.propose(np.ones((9, 2)), np.arange(9.0), 5, np.random.default_rng(0))
+    assert points.shape == (2, 2) and np.array_equal(points, again)
+    many = RandomSearch(BOX, batch_size=4000).propose(None, None, 0, np.random.default_rng(1))
+    assert np.all(many >= BOX[:, 0]) and np.all(many <= BOX[:, 1])
+    np.testing.assert_allclose(many.mean(axis=0), BOX.mean(axis=1), atol=0.05)
+    with pytest.raises(ValueError, match="batch_size"):
+        RandomSearch(BOX, batch_size=0)

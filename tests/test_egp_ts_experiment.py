@@ -24,7 +24,7 @@ def test_the_paper_grid_has_one_run_per_cell_and_seed():
     assert set(per_cell) == {10}
 
 
-@pytest.mark.parametrize("method", experiment.METHODS)
+@pytest.mark.parametrize("method", experiment.METHODS + [experiment.RANDOM_SEARCH])
 def test_every_method_builds_on_the_unit_cube(method):
     built = experiment.make_method(_config(method=method), dim=2)
     assert built.name == method and np.array_equal(built.bounds, [[0, 1], [0, 1]])
@@ -186,3 +186,76 @@ def test_fresh_seeds_never_reach_the_paper_scale_verdicts(monkeypatch):
     table = pd.DataFrame({"seed": [0, 1, confirmatory.SEED_OFFSET]})
     egp_claims.judge(table, PAPER_PARAMS)
     assert seen == [[0, 1], [confirmatory.SEED_OFFSET]]
+
+
+def test_the_evidence_ablation_repeats_egp_ts_runs_changing_only_the_evidence():
+    grid = experiment.make_grid(PAPER_PARAMS)
+    synthetic = [{**c, "experiment": None} for c in grid if c["experiment"] == "synthetic"]
+    ablation = [c for c in grid if c["experiment"] == "evidence_ablation"]
+    assert len(ablation) == 4 * len(experiment.EVIDENCE_ABLATION_METHODS) * PAPER_PARAMS["evidence_ablation_seeds"]
+    for config in ablation:
+        assert config["weight_evidence"] == "exact"
+        assert {key: value for key, value in config.items() if key != "weight_evidence"} | {"experiment": None} \
+            in synthetic
+    # Every other run keeps its configuration, hence its cache key: the default evidence is not in it.
+    assert not any("weight_evidence" in c for c in grid if c["experiment"] != "evidence_ablation")
+    assert experiment.make_method(_config(), dim=2).weight_evidence == "rf"
+    assert experiment.make_method(_config(weight_evidence="exact"), dim=2).weight_evidence == "exact"
+
+
+def test_random_search_is_its_own_block_with_the_synthetic_seeds_and_initial_design():
+    grid = experiment.make_grid(PAPER_PARAMS)
+    searches = [c for c in grid if c["method"] == experiment.RANDOM_SEARCH]
+    assert {c["experiment"] for c in searches} == {"random_search"}
+    assert len(searches) == 4 * PAPER_PARAMS["synthetic_seeds"]
+    assert {c["T"] for c in searches} == {PAPER_PARAMS["synthetic_T"]}
+    result = experiment.run(_config(experiment="random_search", method=experiment.RANDOM_SEARCH))
+    egp = experiment.run(_config())
+    np.testing.assert_array_equal(result["f"][:experiment.N_INIT], egp["f"][:experiment.N_INIT])
+    assert len(result["f"]) == experiment.N_INIT + 4 and np.all(np.diff(result["simple_regret"]) <= 0)
+
+
+def _with_regret(table):
+    return table.assign(simple_regret=table["best_so_far"])
+
+
+def test_random_search_enters_no_claim():
+    base = _table(FIG1, problems=("Ackley-5d", "Zakharov"))
+    best = _with_regret(_table({experiment.RANDOM_SEARCH: 1e-3}, block="random_search",
+                               problems=("Ackley-5d", "Zakharov"), column="best_so_far"))
+    with_search = pd.concat([base, best], ignore_index=True)
+    plain, searched = egp_claims.judge(base, PAPER_PARAMS), egp_claims.judge(with_search, PAPER_PARAMS)
+    pd.testing.assert_frame_equal(plain, searched)
+
+
+def test_the_random_search_sentence_says_which_methods_it_beats_matches_or_trails():
+    levels = {"EGP-TS (A)": 0.1, "GP-TS (RBF)": 1.0, "GP-EI": 0.5}
+    table = pd.concat([_table(levels), _with_regret(_table({experiment.RANDOM_SEARCH: 0.5}, block="random_search",
+                                                           column="best_so_far"))], ignore_index=True)
+    text = experiment.random_search_sentence(table, ["Ackley-5d"], list(levels))
+    assert "Ackley-5d (mean 0.5" in text
+    assert "beats GP-TS (RBF) 0.5" in text and "matches GP-EI 1" in text and "trails EGP-TS (A) 4.9" in text
+    more = pd.concat([table, _table({"GP-TS (RBF-ARD)": 2.0, "GP-TS (Matérn-1.5)": 3.0})], ignore_index=True)
+    text = experiment.random_search_sentence(more, ["Ackley-5d"], list(levels) + ["GP-TS (RBF-ARD)",
+                                                                                 "GP-TS (Matérn-1.5)"])
+    assert "matches GP-EI 1" in text and "trails EGP-TS (A) 4.9" in text and "beats the other 3." in text
+    text = experiment.random_search_sentence(table, ["Ackley-5d"], ["GP-TS (RBF)"])
+    assert text.endswith("Ackley-5d (mean 0.501): beats GP-TS (RBF) 0.503x [0.495, 0.51].")
+    assert experiment.random_search_sentence(_table(levels), ["Ackley-5d"], list(levels)) == ""
+
+
+def test_the_evidence_ablation_table_gives_the_ratio_its_interval_and_the_margin():
+    ours = _table({"EGP-TS (A)": 1.0, "EGP-TS (B)": 1.0})
+    exact = _with_regret(_table({"EGP-TS (A)": 0.5, "EGP-TS (B)": 1.0}, block="evidence_ablation",
+                                column="best_so_far", noise=0.001))
+    exact["run_key"] += "-exact"
+    assert experiment.evidence_ablation_table(ours) is None
+    found = experiment.evidence_ablation_table(pd.concat([ours, exact], ignore_index=True)).set_index("method")
+    halved, same = found.loc["EGP-TS (A)"], found.loc["EGP-TS (B)"]
+    assert (halved["seeds"], halved["W/T/L"], halved["outcome"], halved["within 1.1x"]) == (10, "10/0/0", "lower",
+                                                                                             "no")
+    assert halved["ratio"].startswith("0.5") and halved["exact"] == pytest.approx(0.5, abs=0.01)
+    assert (same["outcome"], same["within 1.1x"]) == ("undecided", "yes")
+    summary = experiment.evidence_ablation_summary(pd.concat([ours, exact], ignore_index=True))
+    assert "EGP-TS (A): lower on 1 of 1 functions (Ackley-5d 0.5" in summary
+    assert summary.endswith("rule out an effect of a factor 1.1 in 1 of 2 cells.")

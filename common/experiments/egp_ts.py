@@ -17,6 +17,12 @@ starts from 10 uniform initial points shared by all methods of a repetition
   substitutes); a run stores the best accuracy so far.
 * ``parallel`` (Figure 5): the Thompson methods with K draws per round on
   Ackley-5d, at equal numbers of evaluations.
+* ``random_search`` (a line in Figures 1, 2 and 6, in no claim): uniform queries
+  on the box after the same initial points, on the synthetic functions, with the
+  synthetic block's seeds and budget.
+* ``hyperparameter_ablation`` and ``evidence_ablation`` (no claim): EGP-TS and
+  GP-TS with scikit-learn's default fitting settings, and EGP-TS with the exact
+  GP's evidence in the weights of eq. 7, on the synthetic block's seeds.
 
 Method names carry the dictionary of the ensemble methods ("EGP-TS (A)"); the
 single-kernel methods are shared by the figures that show them.
@@ -27,7 +33,7 @@ import pandas as pd
 from common import confirmatory, stats
 from common.bo import run_bo
 from common.kernels import Matern, SquaredExponential
-from common.methods.egp_ts import EGPEI, EGPTS, EXP3BO, GPTS, BanditBO, FullyBayesianGPTS
+from common.methods.egp_ts import EGPEI, EGPTS, EXP3BO, GPTS, BanditBO, FullyBayesianGPTS, RandomSearch
 from common.problems.unit_cube import OnUnitCube
 from common.seeding import make_rng
 from common.store import final_rows
@@ -65,6 +71,12 @@ HYPERPARAMETER_SETTINGS = {
                              mle_restarts=0, warm_start=False),
 }
 ABLATION_METHODS = ["EGP-TS (A)"] + [f"GP-TS ({k})" for k in SINGLE_KERNELS]
+# The evidence p(D | m) in EGP-TS's batch weights (eq. 7): the paper does not say which (§4: "the marginal likelihood
+# of the acquired data"); our runs use the random-feature model's (spec §2.3, the default of EGPTS), the ablation
+# the exact GP's at the fitted hyperparameters, for both dictionaries.
+EVIDENCE_ABLATION_METHODS = ["EGP-TS (A)", "EGP-TS (B)"]
+# The baseline drawn in the synthetic figures: its own block, so that no claim of the synthetic block can see it.
+RANDOM_SEARCH = "Random search"
 DICTIONARY_B_EXPONENTS = range(-4, 7)
 
 _PAPER = dict(
@@ -73,7 +85,7 @@ _PAPER = dict(
     fnn_datasets=list(FNN), fnn_methods=FNN_METHODS, fnn_seeds=10, fnn_T=30, fnn_training_runs=3,
     parallel_batch_sizes=[2, 5, 10], parallel_methods=PARALLEL_METHODS, parallel_seeds=10, parallel_T=100,
     n_features=50, refit_every=50, n_candidates=1000, n_restarts=3, hyperparameter_ablation_seeds=10,
-    confirmatory=False,
+    evidence_ablation_seeds=10, confirmatory=False,
 )
 SCALES = {
     "smoke": {**_PAPER, "synthetic_problems": ["Ackley-5d"], "synthetic_methods": ["EGP-TS (A)", "GP-TS (RBF)",
@@ -82,12 +94,14 @@ SCALES = {
               "robot_methods": ["EGP-TS (A)"], "robot_seeds": 1, "robot_T": 3, "fnn_datasets": ["Iris"],
               "fnn_methods": ["EGP-TS (B)"], "fnn_seeds": 1, "fnn_T": 2, "fnn_training_runs": 1,
               "parallel_batch_sizes": [2], "parallel_methods": ["EGP-TS (B)"], "parallel_seeds": 1, "parallel_T": 4,
-              "n_candidates": 100, "n_restarts": 1, "hyperparameter_ablation_seeds": 1},
+              "n_candidates": 100, "n_restarts": 1, "hyperparameter_ablation_seeds": 1,
+              "evidence_ablation_seeds": 1},
     "quick": {**_PAPER, "synthetic_problems": ["Ackley-5d", "Drop-wave"], "synthetic_seeds": 3, "synthetic_T": 30,
               "robot_problems": ["Robot pushing 3D"], "robot_seeds": 2, "robot_T": 20, "fnn_datasets": ["Iris"],
               "fnn_methods": ["EGP-TS (B)", "GP-TS (RBF)"], "fnn_seeds": 1, "fnn_T": 8, "fnn_training_runs": 1,
               "parallel_batch_sizes": [5], "parallel_methods": ["EGP-TS (B)", "GP-TS (RBF)"], "parallel_seeds": 1,
-              "parallel_T": 20, "n_candidates": 300, "n_restarts": 2, "hyperparameter_ablation_seeds": 2},
+              "parallel_T": 20, "n_candidates": 300, "n_restarts": 2, "hyperparameter_ablation_seeds": 2,
+              "evidence_ablation_seeds": 2},
     "paper": _PAPER,
 }
 PUBLISHED = {"scale": "paper"}
@@ -99,7 +113,8 @@ ALLOWED = {
     "parallel_batch_sizes": list(range(1, 51)), "parallel_methods": PARALLEL_METHODS,
     "parallel_seeds": range(0, 101), "parallel_T": range(1, 1001), "n_features": range(1, 2001),
     "refit_every": range(1, 1001), "n_candidates": range(1, 100_001), "n_restarts": range(0, 51),
-    "hyperparameter_ablation_seeds": range(0, 101), "confirmatory": [False, True],
+    "hyperparameter_ablation_seeds": range(0, 101), "evidence_ablation_seeds": range(0, 101),
+    "confirmatory": [False, True],
 }
 CELL_FIELDS = ("experiment", "problem", "method", "batch_size")
 # The cache spot-check (tests/test_notebooks.py) recomputes the first evaluations of one run per cell; an FNN
@@ -122,6 +137,12 @@ def make_grid(params):
     blocks += [("hyperparameter_ablation", problem, [m for m in ABLATION_METHODS if m in params["synthetic_methods"]],
                 min(params["hyperparameter_ablation_seeds"], params["synthetic_seeds"]), params["synthetic_T"],
                 {"hyperparameters": "sklearn defaults"}) for problem in params["synthetic_problems"]]
+    blocks += [("random_search", problem, [RANDOM_SEARCH], params["synthetic_seeds"], params["synthetic_T"], {})
+               for problem in params["synthetic_problems"]]
+    blocks += [("evidence_ablation", problem,
+                [m for m in EVIDENCE_ABLATION_METHODS if m in params["synthetic_methods"]],
+                min(params["evidence_ablation_seeds"], params["synthetic_seeds"]), params["synthetic_T"],
+                {"weight_evidence": "exact"}) for problem in params["synthetic_problems"]]
     grid = [{**shared, "experiment": experiment, "problem": problem, "method": method, "seed": seed, "T": T, **extra}
             for experiment, problem, methods, n_seeds, T, extra in blocks for method in methods
             for seed in range(n_seeds)]
@@ -179,10 +200,13 @@ def make_method(config, dim):
                    initial_noise=chosen["initial_noise"], batch_size=config.get("batch_size", 1))
     if chosen["mle_restarts"] is not None:
         options["mle_restarts"] = chosen["mle_restarts"]
+    if name == RANDOM_SEARCH:
+        return RandomSearch(unit, batch_size=options["batch_size"], name=name)
     base, _, label = name.partition(" (")
     label = label.rstrip(")")
     if base == "EGP-TS":
-        return EGPTS(dictionary(label, dim, settings), unit, refit_every=config["refit_every"], name=name, **options)
+        return EGPTS(dictionary(label, dim, settings), unit, refit_every=config["refit_every"],
+                     weight_evidence=config.get("weight_evidence", "rf"), name=name, **options)
     if base == "GP-TS":
         return GPTS(kernel_of(label, dim, settings), unit, warm_start=chosen["warm_start"], name=name, **options)
     if base == "BanditBO":
@@ -195,7 +219,7 @@ def make_method(config, dim):
         return EGPEI(dictionary(label, dim, settings), unit, name=name, **options)
     if base == "GP-EI":
         return EGPEI([kernel_of(label or "Matérn-5/2-ARD", dim, settings)], unit, name=name, **options)
-    raise ValueError(f"unknown method {name!r}; allowed: {METHODS}")
+    raise ValueError(f"unknown method {name!r}; allowed: {METHODS + [RANDOM_SEARCH]}")
 
 
 def make_problem(config):
@@ -281,3 +305,134 @@ def hyperparameter_ablation(table):
                            "sklearn defaults": defaults.mean(), "sklearn defaults vs spec": described(
                                stats.paired_by_seed(defaults, spec, higher_is_better=False, scale="ratio"))})
     return pd.DataFrame(versus), pd.DataFrame(change)
+
+
+def _final_regrets(finals, experiment, problem, method):
+    """Final simple regret per seed of one (block, problem, method), a Series indexed by seed."""
+    runs = finals[(finals["experiment"] == experiment) & (finals["problem"] == problem) & (finals["method"] == method)]
+    return runs.set_index("seed")["simple_regret"]
+
+
+def evidence_ablation_table(table):
+    """The evidence of eq. 7 varied: EGP-TS with the exact GP's evidence against ours (the RF model's), same seeds.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        Tidy table of runs (:func:`common.store.tidy_table`) with the ``synthetic`` and ``evidence_ablation`` blocks.
+
+    Returns
+    -------
+    pandas.DataFrame or None
+        None without evidence-ablation runs; else one row per function and EGP-TS dictionary, on the final simple
+        regret paired by seed (lower is better): ``seeds``, the mean with each evidence (``rf (ours)``,
+        ``exact``), ``ratio`` (mean exact over mean rf, with its 95 % interval,
+        :func:`common.stats.paired_comparison`), ``W/T/L`` (seeds on which the exact evidence ends lower / equal /
+        higher), ``outcome`` ("lower" or "higher" when the interval lies wholly on one side of 1, else "undecided"),
+        ``within 1.1x`` ("yes" when the interval lies inside the project margin, a factor 1.1 either way, which
+        rules out an effect that large; "no" when wholly outside it; else "undecided") and ``seeds to decide``
+        (the paired seeds at which the observed effect and spread would decide it,
+        :attr:`common.stats.CellJudgement.seeds_to_decide`).
+    """
+    finals = final_rows(table)
+    ablation = finals[finals["experiment"] == "evidence_ablation"]
+    if ablation.empty:
+        return None
+    rows = []
+    for problem in dict.fromkeys(ablation["problem"]):
+        for method in EVIDENCE_ABLATION_METHODS:
+            exact = _final_regrets(finals, "evidence_ablation", problem, method)
+            if exact.empty:
+                continue
+            ours = _final_regrets(finals, "synthetic", problem, method).reindex(exact.index).dropna()
+            row = {"function": problem, "method": method, "seeds": len(ours), "rf (ours)": ours.mean(),
+                   "exact": exact[ours.index].mean()}
+            comparison = stats.paired_by_seed(exact, ours, higher_is_better=False, scale="ratio")
+            if comparison is not None:
+                equivalent = stats.judge_cell(comparison, "equivalent", stats.DEFAULT_MARGIN)
+                side = stats.interval_side(comparison)
+                row.update({"ratio": str(comparison.effect),
+                            "W/T/L": f"{comparison.wins}/{comparison.ties}/{comparison.losses}",
+                            "outcome": {"better": "lower", "worse": "higher"}.get(side, "undecided"),
+                            f"within {1 + stats.DEFAULT_MARGIN.size:g}x": {"supported": "yes", "contradicted": "no"}
+                            .get(equivalent.judgement, "undecided"),
+                            "seeds to decide": ("" if equivalent.seeds_to_decide is None
+                                                else stats.format_seeds(equivalent.seeds_to_decide))})
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def evidence_ablation_summary(table):
+    """One sentence on :func:`evidence_ablation_table`, for the notebook's list of open choices: per dictionary,
+    the functions where the exact evidence ends lower, higher or undecided, and in how many cells the runs rule
+    out an effect of the project margin. None without evidence-ablation runs."""
+    found = evidence_ablation_table(table)
+    if found is None or "outcome" not in found:
+        return None
+    margin = f"within {1 + stats.DEFAULT_MARGIN.size:g}x"
+    parts = []
+    for method, rows in found.groupby("method", sort=False):
+        named = {outcome: [f"{row.function} {row.ratio}" for row in rows.itertuples() if row.outcome == outcome]
+                 for outcome in ("lower", "higher", "undecided")}
+        parts.append(f"{method}: lower on {len(named['lower'])} of {len(rows)} functions"
+                     + (f" ({'; '.join(named['lower'])})" if named["lower"] else "")
+                     + f", higher on {len(named['higher'])}"
+                     + (f" ({'; '.join(named['higher'])})" if named["higher"] else "")
+                     + f", undecided on {len(named['undecided'])}")
+    ruled_out = int((found[margin] == "yes").sum())
+    return (f"with the exact GP's evidence, EGP-TS's mean final regret over {found['seeds'].max()} paired seeds "
+            f"(ratio exact/ours, 95 % interval): " + "; ".join(parts) + f". The runs rule out an effect of a factor "
+            f"{1 + stats.DEFAULT_MARGIN.size:g} in {ruled_out} of {len(found)} cells.")
+
+
+def random_search_sentence(table, problems, methods):
+    """The caption's sentence on the random-search line: per function, the methods of a figure whose final simple
+    regret random search beats, matches or trails, seed by seed.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        Tidy table of runs with the ``synthetic`` and ``random_search`` blocks.
+    problems : list of str
+    methods : list of str
+        The figure's methods (those without synthetic runs are skipped).
+
+    Returns
+    -------
+    str
+        Per function, random search's mean final regret, then the methods it "beats" (the 95 % interval of the
+        ratio of mean final regrets, random search over the method, wholly below 1), "matches" (the interval
+        spans 1: no difference shown at these seeds) and "trails" (wholly above 1); the largest group is counted
+        ("the other 7", "all 8") where it is larger than the others and holds more than one method, the others
+        named with their ratio. Empty without random-search runs.
+    """
+    finals = final_rows(table)
+    parts = []
+    for problem in problems:
+        ours = _final_regrets(finals, "random_search", problem, RANDOM_SEARCH)
+        if ours.empty:
+            continue
+        sides = {"beats": [], "matches": [], "trails": []}
+        for method in methods:
+            comparison = stats.paired_by_seed(ours, _final_regrets(finals, "synthetic", problem, method),
+                                              higher_is_better=False, scale="ratio")
+            if comparison is not None:
+                side = {"better": "beats", "worse": "trails"}.get(stats.interval_side(comparison), "matches")
+                sides[side].append(f"{method} {comparison.effect}")
+        found = {side: named for side, named in sides.items() if named}
+        if not found:
+            continue
+        sizes = sorted((len(named) for named in found.values()), reverse=True)
+        largest = max(found, key=lambda side: len(found[side])) if sizes[0] > max(sizes[1:] + [1]) else None
+        named = [f"{side} {', '.join(found[side])}" for side in found if side != largest]
+        counted = ([] if largest is None else
+                   [f"{largest} {'all' if len(found) == 1 else 'the other'} {len(found[largest])}"])
+        parts.append(f"{problem} (mean {ours.mean():.3g}): {', '.join(named + counted)}")
+    if not parts:
+        return ""
+    return ("Random search (black, dashed: its mean, without a band; uniform queries after the same initial points) "
+            "against each method, "
+            "final simple regret seed by seed, by the 95 % interval of the ratio of means (random search over the "
+            "method): it beats a method where the interval lies below 1, matches it where the interval spans 1 (no "
+            "difference shown at these seeds), "
+            "trails it where above. " + "; ".join(parts) + ".")

@@ -627,6 +627,14 @@ def _ablation_bullet(table):
             f"defaults" + (f" ({', '.join(worse_where)})" if worse_where else "") + ".")
 
 
+def _evidence_bullet(table):
+    """The evidence ablation (§8b) in one bullet: :func:`~common.experiments.egp_ts.evidence_ablation_summary`."""
+    summary = experiment.evidence_ablation_summary(table)
+    if summary is None:
+        return None
+    return f"* **The evidence in EGP-TS's weights (§8b).** {summary[0].upper()}{summary[1:]}"
+
+
 def findings(table, params, verdicts):
     """What the numbers show (:func:`common.claims.findings_markdown`), from the tidy ``table`` of runs, the
     resolved ``params`` and the ``verdicts`` of :func:`judge` on the same runs; each block with the scale it ran at.
@@ -634,4 +642,4 @@ def findings(table, params, verdicts):
     return claims.findings_markdown(claims.scales_ran(what_ran(params)), [
         *_synthetic_bullets(table, params, verdicts), _figure3_bullet(table, params, verdicts),
         _figure4_bullet(table, params, verdicts), _figure5_bullet(table, params, verdicts),
-        _egp_ei_bullet(table, params, verdicts), _ablation_bullet(table)])
+        _egp_ei_bullet(table, params, verdicts), _ablation_bullet(table), _evidence_bullet(table)])

@@ -15,6 +15,13 @@ Each member is a random-feature GP (:class:`~common.random_features.BayesianLine
 A Thompson draw picks m ~ Cat(w_t), theta~ ~ N(theta_hat^m, Sigma^m) (eqs. 8-9).
 The weights are floored (App. E: "assign a low weight, say 1e-4") so that no
 member is lost for good.
+
+Which evidence p(D_t | m) enters the batch weights of eq. 7 at a (re)initialization
+the paper does not say ("the marginal likelihood of the acquired data D_t for GP m",
+§4): EGP-TS uses its random-feature model's by default (``weight_evidence="rf"``,
+what the one-step updates of eq. 10 chain into), or the exact GP's at the fitted
+hyperparameters (``"exact"``, scikit-learn's ``log_marginal_likelihood_value_``).
+Between re-initializations eq. 10 updates the weights with the RF predictive either way.
 """
 import numpy as np
 from scipy.special import logsumexp
@@ -26,6 +33,8 @@ from common.optimizers import maximize_with_restarts
 from common.random_features import BayesianLinearRegression, RandomFourierFeatures
 
 WEIGHT_FLOOR = 1e-4
+# The evidence p(D | m) of eq. 7 at a (re)initialization: the RF model's (the default) or the exact GP's.
+WEIGHT_EVIDENCES = ("rf", "exact")
 # The first fit's noise variance on standardized y (spec U3: sklearn's WhiteKernel(1e-3)).
 INITIAL_NOISE = 1e-3
 # L-BFGS-B iterations of each polish of a sampled function or of EI (spec U10).
@@ -69,9 +78,28 @@ class EnsembleRFGP:
         # weights, which stay finite where a weight underflows to 0.
         self._log_weights = np.log(self.weights) if self.floor > 0 else log_weights - logsumexp(log_weights)
 
-    def fit(self, X, y):
-        """Every member's batch posterior (eq. 17) and the batch weights w_0 p(D | m) (eq. 7)."""
-        log_weights = [np.log(w0) + member.log_evidence(X, y) for w0, member in zip(self.prior_weights, self.members)]
+    def fit(self, X, y, log_evidences=None):
+        """Every member's batch posterior (eq. 17) and the batch weights w_0 p(D | m) (eq. 7).
+
+        Parameters
+        ----------
+        X : (n, d) array
+        y : (n,) array
+        log_evidences : (M,) array, optional
+            log p(D | m) of each member; by default each member's random-feature
+            evidence on ``(X, y)`` (:meth:`~common.random_features.BayesianLinearRegression.log_evidence`).
+            EGP-TS passes the exact GPs' log marginal likelihoods here with ``weight_evidence="exact"``.
+
+        Returns
+        -------
+        self
+        """
+        if log_evidences is None:
+            log_evidences = [member.log_evidence(X, y) for member in self.members]
+        elif len(log_evidences) != len(self.members):
+            raise ValueError(f"log_evidences must have one entry per member ({len(self.members)}); got "
+                             f"{len(log_evidences)}.")
+        log_weights = [np.log(w0) + evidence for w0, evidence in zip(self.prior_weights, log_evidences)]
         for member in self.members:
             member.fit(X, y)
         self._set_weights(np.array(log_weights))
@@ -172,30 +200,47 @@ class EGPTS(_RandomFeatureThompson):
     refit_every : int, observations between re-initializations (the paper: 50).
     floor : float, the weight floor (App. E: 1e-4).
     mle_restarts : int, random restarts of each kernel's fit at a re-initialization (spec U4: 2).
+    weight_evidence : {"rf", "exact"}, the evidence p(D | m) of the batch weights (eq. 7) at each
+        re-initialization: the random-feature model's (default) or the exact GP's log marginal likelihood at the
+        fitted hyperparameters (scikit-learn's ``log_marginal_likelihood_value_``). The paper does not say which
+        (spec §2.3); between re-initializations eq. 10 updates the weights by the RF predictive either way.
     n_features, batch_size, noise_bounds, n_candidates, n_restarts : see the shared base.
+
+    Attributes
+    ----------
+    log_evidences : list of (M,) arrays, the log evidences of eq. 7 at every re-initialization.
     """
 
-    def __init__(self, kernels, bounds, *, refit_every=50, floor=WEIGHT_FLOOR, mle_restarts=2, name="EGP-TS",
-                 **options):
+    def __init__(self, kernels, bounds, *, refit_every=50, floor=WEIGHT_FLOOR, mle_restarts=2, weight_evidence="rf",
+                 name="EGP-TS", **options):
         super().__init__(bounds, mle_restarts=mle_restarts, name=name, **options)
         if not kernels:
             raise ValueError("kernels must be a non-empty list (the dictionary).")
         if int(refit_every) != refit_every or refit_every < 1:
             raise ValueError(f"refit_every must be an integer >= 1; got {refit_every!r}.")
+        if weight_evidence not in WEIGHT_EVIDENCES:
+            raise ValueError(f"weight_evidence must be one of {WEIGHT_EVIDENCES} (the random-feature or the exact "
+                             f"GP's marginal likelihood); got {weight_evidence!r}.")
         self.kernels = list(kernels)
-        self.refit_every, self.floor = int(refit_every), floor
+        self.refit_every, self.floor, self.weight_evidence = int(refit_every), floor, weight_evidence
         self.ensemble, self.n_modelled, self.n_at_refit, self.history = None, 0, 0, []
         self.weight_history = []  # the weights w_t of every proposal round, (M,) each
+        self.log_evidences = []
 
     def _reinitialize(self, U, y, rng):
         self.y_mean, self.y_scale = float(np.mean(y)), float(np.std(y)) or 1.0
         z = (y - self.y_mean) / self.y_scale
-        members = []
+        members, exact = [], []
         for kernel in self.kernels:
             gp = self._fit_gp(kernel, self.initial_noise, U, z, rng, self.mle_restarts)
             members.append(BayesianLinearRegression(RandomFourierFeatures(gp.kernel, self.n_features, U.shape[1],
                                                                           rng), gp.noise_variance))
-        self.ensemble = EnsembleRFGP(members, floor=self.floor).fit(U, z)
+            if self.weight_evidence == "exact":
+                exact.append(gp.log_marginal_likelihood())
+        log_evidences = (np.array(exact) if self.weight_evidence == "exact"
+                         else np.array([member.log_evidence(U, z) for member in members]))
+        self.log_evidences.append(log_evidences)
+        self.ensemble = EnsembleRFGP(members, floor=self.floor).fit(U, z, log_evidences=log_evidences)
         self.n_modelled = self.n_at_refit = len(y)
 
     def propose(self, X, y, iteration, rng):
@@ -329,6 +374,33 @@ class EXP3BO(_KernelArms):
             points.append(self._to_box(self._argmax(members[arm].sample_function(rng), rng)[0]))
         self.n_seen = len(y)
         return np.array(points)
+
+
+class RandomSearch:
+    """Random search: every query uniform on the box, independent of the observations (a baseline, no model).
+
+    Parameters
+    ----------
+    bounds : (d, 2) box.
+    batch_size : int, points per round.
+    name : str
+    """
+
+    def __init__(self, bounds, *, batch_size=1, name="Random search"):
+        self.bounds = np.asarray(bounds, dtype=float)
+        if self.bounds.ndim != 2 or self.bounds.shape[1] != 2 or np.any(self.bounds[:, 0] >= self.bounds[:, 1]):
+            raise ValueError(f"bounds must have shape (d, 2) with lower < upper; got {self.bounds.tolist()}.")
+        if int(batch_size) != batch_size or batch_size < 1:
+            raise ValueError(f"batch_size must be an integer >= 1; got {batch_size!r}.")
+        self.batch_size, self.name = int(batch_size), name
+
+    def propose(self, X, y, iteration, rng):
+        """``batch_size`` points drawn uniformly on the box, shape (batch_size, d)."""
+        low, high = self.bounds[:, 0], self.bounds[:, 1]
+        return low + (high - low) * rng.random((self.batch_size, len(self.bounds)))
+
+    def __repr__(self):
+        return f"RandomSearch(name={self.name!r})"
 
 
 def slice_sample(log_density, x, lower, upper, rng, n_sweeps=1, widths=None):
