@@ -1,5 +1,6 @@
 """GP-UCB+ and EXPLOIT+ (common/methods/random_exploration.py) and their experiments."""
 import numpy as np
+import pandas as pd
 import pytest
 from sklearn.gaussian_process import GaussianProcessRegressor
 from sklearn.gaussian_process.kernels import Matern as SklearnMatern
@@ -195,3 +196,91 @@ def test_the_confirmatory_block_is_off_in_every_scale_and_adds_only_fresh_seeds_
     wanted = {(block, problem, method) for claim_id in planned["id"]
               for block, problem, methods in random_exploration_claims.claim_runs(claim_id) for method in methods}
     assert {(c["experiment"], c["problem"], c["method"]) for c in added} == wanted
+
+
+# --------------------------------------------------------------------------- the lengthscale check (issue 28)
+@pytest.mark.parametrize("function, n, seed", [(Ackley(10), 50, 0), (Ackley(10), 100, 1), (Levy(10), 50, 2),
+                                               (Levy(10), 100, 3), (Rastrigin(10), 60, 4)])
+def test_scikit_learn_with_restarts_is_never_less_likely_than_without(function, n, seed):
+    X, y = _data(function, n, seed)
+    fits = experiment.compare_lengthscale_fits(X, y, random_state=seed)
+    assert fits["sklearn_lml"] >= fits["no_restart_lml"]
+    # Our grid contains the white-noise plateau, so our optimum is never below it.
+    assert fits["project_lml"] >= fits["white_lml"] - 1e-9
+    assert fits["sklearn_lml"] >= fits["white_lml"] - 1e-9
+
+
+def test_the_lengthscale_check_scores_our_fit_by_our_own_likelihood():
+    # scikit-learn's log marginal likelihood and ours are the same function of l: the two optima compare.
+    function = Levy(10)
+    X, y = _data(function, 40, seed=5)
+    fits = experiment.compare_lengthscale_fits(X, y, random_state=0)
+    gp = GaussianProcess(surrogate_kernel("matern", 10), NUGGET, y_transform="standardize").fit(X, y)
+    ours = LengthscaleLikelihood(gp)(np.log(fits["project_lengthscale"]))
+    assert fits["project_lml"] == pytest.approx(ours, rel=1e-9, abs=1e-7)
+
+
+@pytest.mark.parametrize("method", experiment.LENGTHSCALE_CHECK_METHODS[:2])
+def test_the_lengthscale_check_refits_the_benchmark_runs_own_queries(method):
+    params = dict(experiment.SCALES["smoke"], scale="smoke")
+    check = experiment.lengthscale_check_config(params, "Ackley", method, 0)
+    X, f = experiment.replay_queries(check, 14)
+    benchmark = experiment.run(experiment.block_config(params, "benchmark", "Ackley", method, 0))
+    np.testing.assert_array_equal(f, benchmark["f"][:14])
+    np.testing.assert_array_equal(f, Ackley(10)(X))
+
+
+def test_the_lengthscale_check_run_fits_at_every_size_and_its_prefix_at_the_sizes_reached():
+    params = dict(experiment.SCALES["smoke"], scale="smoke")
+    check = experiment.lengthscale_check_config(params, "Ackley", "UNIFORM", 0)
+    full = experiment.run(check)
+    np.testing.assert_array_equal(full["n_points"], params["lengthscale_check_sizes"])
+    assert all(len(values) == len(params["lengthscale_check_sizes"]) for values in full.values())
+    prefix = experiment.run(check, iterations=2)  # 10 initial points + 2 evaluations reach the size 12 only
+    np.testing.assert_array_equal(prefix["n_points"], [12])
+    for name, values in prefix.items():
+        np.testing.assert_array_equal(values, full[name][:1])
+
+
+def test_the_lengthscale_check_table_counts_small_lengthscales_plateaus_and_ties():
+    rows = pd.DataFrame({
+        "experiment": "lengthscale_check", "problem": "Levy", "method": "GP-UCB", "n_points": 50,
+        "sklearn_lengthscale": [1.0, 8.0, 0.5], "no_restart_lengthscale": [1.0, 1.0, 0.5],
+        "project_lengthscale": [9.0, 8.0, 1e-5], "sklearn_lml": [-70.0, -60.0, -70.0],
+        "no_restart_lml": [-70.0, -70.0, -70.0], "project_lml": [-65.0, -60.005, -70.0],
+        "white_lml": [-70.0, -70.0, -70.0]})
+    row = experiment.lengthscale_check_table(rows).iloc[0]
+    assert row["sets"] == 3
+    assert row["l <= 1: sklearn 5 restarts / none / ours"] == "2 / 3 / 1"
+    assert row["on the K = I plateau: sklearn / ours"] == "2 / 1"
+    assert row["higher LML: sklearn / tie / ours"] == "0 / 2 / 1"
+    assert row["sklearn short by (max, nats)"] == pytest.approx(5.0)
+    assert row["ours short by (max, nats)"] == 0.0
+    summary = experiment.lengthscale_check_summary(rows)
+    assert "in 1 (Levy 1; at most 5 nats), ours lower than scikit-learn's in 0." in summary
+
+
+def test_lengthscale_check_sizes_must_increase():
+    assert experiment.increasing_sizes([50, 100, 150])
+    assert not experiment.increasing_sizes([100, 50]) and not experiment.increasing_sizes([1, 50])
+    params = dict(experiment.SCALES["smoke"], scale="smoke", lengthscale_check_sizes=[12, 20])
+    with pytest.raises(ValueError, match="lengthscale_check_sizes"):  # beyond the benchmark budget of 16
+        experiment.make_grid(params)
+
+
+def test_evaluation_steps_put_the_plus_methods_uniform_draws_apart():
+    runs = pd.DataFrame({"run_key": ["a"] * 6 + ["b"] * 4, "eval": [0, 1, 2, 3, 4, 5, 0, 1, 2, 3],
+                         "iteration": [0, 0, 1, 1, 2, 2, 0, 0, 1, 2],
+                         "method": ["GP-UCB+"] * 6 + ["EXPLOIT"] * 4}).sample(frac=1.0, random_state=0)
+    steps = experiment.evaluation_steps(runs).sort_index()
+    assert list(steps) == ["initial", "initial", "acquisition", "uniform", "acquisition", "uniform",
+                           "initial", "initial", "acquisition", "acquisition"]
+
+
+def test_paired_difference_subtracts_the_reference_seed_by_seed():
+    runs = pd.DataFrame({"method": ["GP-UCB"] * 4 + ["EI"] * 4, "seed": [0, 0, 1, 1] * 2,
+                         "eval": [0, 1] * 4, "cumulative_error": [1.0, 2.0, 3.0, 5.0, 1.5, 2.0, 2.0, 6.0]})
+    differences = experiment.paired_difference(runs, "cumulative_error", "GP-UCB")
+    np.testing.assert_array_equal(differences["EI"].to_numpy(), [[0.5, 0.0], [-1.0, 1.0]])
+    assert not differences["GP-UCB"].to_numpy().any()
+    assert experiment.paired_difference(runs, "cumulative_error", "PI") == {}

@@ -28,18 +28,33 @@ to move the results:
   inputs, whose ranges differ by up to six orders of magnitude; the initial
   designs and random points are the same points of the box.
 
+One measurement checks the lengthscale fit against the paper's probable tool:
+
+* ``lengthscale_check``: the query sets of the benchmark block's GP-UCB and
+  GP-UCB+ runs (replayed bit for bit) and uniform points, at a few sizes n, each
+  fitted by scikit-learn's GaussianProcessRegressor as bayes_opt calls it
+  (L-BFGS-B from l = 1 and 5 random restarts) and by ours
+  (:func:`common.methods.random_exploration.fit_lengthscale`)
+  (:func:`lengthscale_check_run`, :func:`lengthscale_check_table`).
+
 ``confirmatory=True`` (False in every scale and the published configuration)
 adds the fresh-seed runs of the committed confirmatory plan
 (:func:`confirmatory_grid`).
 """
+import warnings
+
 import numpy as np
 import pandas as pd
 
 from common import confirmatory, stats
 from common.bo import initial_design, run_bo
+from common.gp import GaussianProcess
 from common.methods.random_exploration import (
+    LENGTHSCALE_BOUNDS,
+    NUGGET,
     RandomExploration,
     UniformSearch,
+    fit_lengthscale,
     make_gp_method,
     sup_beta_root,
     surrogate_kernel,
@@ -63,6 +78,8 @@ BENCHMARKS = {"Ackley": lambda: Ackley(10), "Rastrigin": lambda: Rastrigin(10), 
 # The six methods of Figs. 2-4 and Tables 1-4, in the paper's table order.
 METHODS = ("GP-UCB+", "GP-UCB", "EXPLOIT+", "EXPLOIT", "EI", "PI")
 FILL_METHODS = ("GP-UCB", "EXPLOIT", "EXPLORE", "UNIFORM")
+# The colours of the random-forest figures (matplotlib's default cycle in METHODS order, as in the other figures).
+METHOD_COLORS = dict(zip(METHODS, ("C0", "C1", "C2", "C3", "C4", "C5")))
 # method -> (acquisition of the one-point step, with a random exploration step)
 ACQUISITION = {"GP-UCB+": ("UCB", True), "GP-UCB": ("UCB", False), "EXPLOIT+": ("mean", True),
                "EXPLOIT": ("mean", False), "EI": ("EI", False), "PI": ("PI", False), "EXPLORE": ("variance", False)}
@@ -75,29 +92,41 @@ _PAPER = dict(
     rf_budget=80, rf_seeds=20, rf_n_estimators_max=200, sprinkler_budget=100, sprinkler_seeds=30,
     xd_size=100, rf_xd_size=40, acq_candidates=2000, acq_polish=3,
     maximizer_ablation_seeds=5, maximizer_ablation_search=[10_000, 10], scaling_ablation_seeds=20,
-    confirmatory=False,
+    lengthscale_check_seeds=10, lengthscale_check_sizes=[50, 100, 150], confirmatory=False,
 )
 SCALES = {
     "smoke": {**_PAPER, "bench_functions": ["Ackley"], "bench_budget": 16, "bench_seeds": 1, "beta_seeds": 1,
               "fill_budget": 16, "fill_seeds": 1, "fill_reference_size": 500, "rf_budget": 8, "rf_seeds": 1,
               "rf_n_estimators_max": 20, "sprinkler_budget": 12, "sprinkler_seeds": 1, "rf_xd_size": 5,
               "acq_candidates": 200, "acq_polish": 1, "maximizer_ablation_seeds": 1,
-              "maximizer_ablation_search": [400, 2], "scaling_ablation_seeds": 1},
+              "maximizer_ablation_search": [400, 2], "scaling_ablation_seeds": 1,
+              "lengthscale_check_seeds": 1, "lengthscale_check_sizes": [12, 16]},
     "quick": {**_PAPER, "bench_budget": 60, "bench_seeds": 3, "beta_seeds": 3, "fill_budget": 60, "fill_seeds": 3,
               "fill_reference_size": 2000, "rf_budget": 20, "rf_seeds": 2, "rf_n_estimators_max": 50,
               "sprinkler_budget": 30, "sprinkler_seeds": 3, "rf_xd_size": 10, "acq_candidates": 500,
               "acq_polish": 1, "maximizer_ablation_seeds": 2, "maximizer_ablation_search": [2500, 5],
-              "scaling_ablation_seeds": 2},
+              "scaling_ablation_seeds": 2, "lengthscale_check_seeds": 2, "lengthscale_check_sizes": [30, 60]},
     "paper": _PAPER,
 }
 # What `python reproduce.py` regenerates and the repository publishes, until the paper-scale grid is cached.
 PUBLISHED = {"scale": "paper"}
 CELL_FIELDS = ("experiment", "problem", "method", "beta", "inputs")
+# The lengthscale check: whose query sets are refitted (UNIFORM: i.i.d. uniform points, initial design included),
+# bayes_opt's number of random restarts of scikit-learn's fit, and the LML difference (nats) counted as a tie.
+LENGTHSCALE_CHECK_METHODS = ("GP-UCB", "GP-UCB+", "UNIFORM")
+SKLEARN_RESTARTS = 5
+LML_TIE = 0.01
 
 def candidates_and_polish(value):
     """a pair [candidates, polish runs] with 1 <= candidates <= 100000 and 0 <= polish runs <= 50"""
     return (isinstance(value, (list, tuple)) and len(value) == 2 and all(isinstance(v, int) for v in value)
             and 1 <= value[0] <= 100_000 and 0 <= value[1] <= 50)
+
+
+def increasing_sizes(value):
+    """a strictly increasing list of integers between 2 and 1000 (numbers of evaluations)"""
+    return (isinstance(value, (list, tuple)) and len(value) >= 1 and all(isinstance(v, int) for v in value)
+            and all(2 <= v <= 1000 for v in value) and all(a < b for a, b in zip(value, value[1:])))
 
 
 ALLOWED = {
@@ -109,7 +138,8 @@ ALLOWED = {
     "xd_size": range(1, 10_001), "rf_xd_size": range(1, 1001),
     "acq_candidates": range(1, 100_001), "acq_polish": range(0, 51),
     "maximizer_ablation_seeds": range(0, 101), "maximizer_ablation_search": candidates_and_polish,
-    "scaling_ablation_seeds": range(0, 101), "confirmatory": [False, True],
+    "scaling_ablation_seeds": range(0, 101), "lengthscale_check_seeds": range(0, 101),
+    "lengthscale_check_sizes": increasing_sizes, "confirmatory": [False, True],
 }
 
 
@@ -169,6 +199,13 @@ def make_grid(params):
                  for seed in range(params["scaling_ablation_seeds"])]
         grid += [_config(params, "scaling_ablation", "sprinkler", method, _beta_of(method, "TWO"), seed,
                          params["sprinkler_budget"], inputs="unit") for seed in range(params["scaling_ablation_seeds"])]
+    if params["lengthscale_check_seeds"] and max(params["lengthscale_check_sizes"]) > params["bench_budget"]:
+        raise ValueError(f"lengthscale_check_sizes must not exceed bench_budget = {params['bench_budget']} (the "
+                         f"check refits the benchmark runs' first n queries); got {params['lengthscale_check_sizes']}")
+    for problem in params["bench_functions"]:
+        for method in LENGTHSCALE_CHECK_METHODS:
+            grid += [lengthscale_check_config(params, problem, method, seed)
+                     for seed in range(params["lengthscale_check_seeds"])]
     return grid + (confirmatory_grid(params) if params["confirmatory"] else [])
 
 
@@ -233,7 +270,7 @@ def make_method(config, objective, root):
 
 
 def run(config, iterations=None):
-    """One run: the per-evaluation traces for the result store.
+    """One run: the per-evaluation traces for the result store (a ``lengthscale_check`` run: its fits).
 
     Parameters
     ----------
@@ -252,6 +289,8 @@ def run(config, iterations=None):
     error ``cumulative_error`` on the random forest; ``fill_xd`` and
     ``fill_uniform`` in the fill block; the scalar ``beta_root`` where UCB ran.
     """
+    if config["experiment"] == "lengthscale_check":
+        return lengthscale_check_run(config, iterations)
     objective = make_problem(config)
     root = beta_root(config, objective)
     method = make_method(config, objective, root)
@@ -278,6 +317,231 @@ def run(config, iterations=None):
     if root is not None:
         result["beta_root"] = root
     return result
+
+
+# --------------------------------------------------------------------------- the lengthscale check
+def lengthscale_check_config(params, problem, method, seed):
+    """The configuration of one ``lengthscale_check`` run: the benchmark run it replays, the sizes and restarts.
+
+    ``method`` is one of :data:`LENGTHSCALE_CHECK_METHODS`; "UNIFORM" replays i.i.d. uniform queries with the
+    benchmark block's keys (its initial design, then uniform points), a design no benchmark run uses.
+    """
+    return _config(params, "lengthscale_check", problem, method, _beta_of(method, "TWO"), seed,
+                   params["bench_budget"], sizes=list(params["lengthscale_check_sizes"]),
+                   sklearn_restarts=SKLEARN_RESTARTS)
+
+
+def replay_queries(config, n_evaluations):
+    """The first ``n_evaluations`` queries of the benchmark run that a ``lengthscale_check`` run refits.
+
+    The benchmark run of the same problem, method, beta, seed and acquisition search is rerun until it has made
+    ``n_evaluations`` evaluations; a run's queries do not depend on its budget before the budget is reached, so
+    they are the cached run's first queries, bit for bit (tested).
+
+    Parameters
+    ----------
+    config : dict of :func:`lengthscale_check_config`.
+    n_evaluations : int, at most the run's budget.
+
+    Returns
+    -------
+    X : ndarray (n, d), the queries, initial design first; y : ndarray (n,), their values f.
+    """
+    if n_evaluations > config["budget"]:
+        raise ValueError(f"lengthscale_check_sizes must not exceed bench_budget = {config['budget']}; "
+                         f"got {n_evaluations}")
+    benchmark = _config(config, "benchmark", config["problem"], config["method"], config["beta"], config["seed"],
+                        config["budget"])
+    objective = make_problem(benchmark)
+    method = make_method(benchmark, objective, beta_root(benchmark, objective))
+    per_iteration = 2 if config["method"].endswith("+") else 1
+    seed_key = (PAPER, config["problem"], config["seed"])
+    record = run_bo(objective, objective.bounds, method, objective.dim,
+                    max(0, -(-(n_evaluations - objective.dim) // per_iteration)),
+                    init_rng=make_rng(*seed_key, "initial design"),
+                    method_rng=make_rng(*seed_key, "benchmark", config["method"]), max_evaluations=n_evaluations)
+    return record["X"][:n_evaluations], record["f"][:n_evaluations]
+
+
+def compare_lengthscale_fits(X, y, random_state, restarts=SKLEARN_RESTARTS):
+    """Fit the isotropic Matérn-5/2 lengthscale of the benchmark surrogate by scikit-learn and by our method.
+
+    scikit-learn's fit is bayes_opt 1.4.3's: ``GaussianProcessRegressor(Matern(length_scale=1, nu=2.5),
+    alpha=1e-6, normalize_y=True, n_restarts_optimizer=restarts)``, i.e. L-BFGS-B from l = 1 and ``restarts``
+    more runs from log-uniform starts in the bounds (1e-5, 1e5), keeping the best. It is fitted twice, with
+    ``restarts`` and without restarts; the first L-BFGS-B run of both starts at l = 1 and the restarts only add
+    candidates, so the fit with restarts is never less likely. Ours is
+    :func:`~common.methods.random_exploration.fit_lengthscale` (log-grid + Brent) on the same data. Every
+    lengthscale is scored by scikit-learn's ``log_marginal_likelihood`` of the same data, so the values compare.
+
+    Parameters
+    ----------
+    X : ndarray (n, d), inputs in the problem's raw coordinates.
+    y : ndarray (n,), noise-free values.
+    random_state : int, scikit-learn's seed of the restart points.
+    restarts : int, default 5 (bayes_opt's ``n_restarts_optimizer``).
+
+    Returns
+    -------
+    dict of floats: ``sklearn_lengthscale`` and ``sklearn_lml`` (with restarts), ``no_restart_lengthscale`` and
+    ``no_restart_lml``, ``project_lengthscale`` and ``project_lml``, and ``white_lml``, the likelihood of
+    K = (1 + 1e-6) I, the plateau below the spacing of the data where the GP models nothing.
+    """
+    from sklearn.gaussian_process import GaussianProcessRegressor
+    from sklearn.gaussian_process.kernels import Matern as SklearnMatern
+
+    def sklearn_fit(n_restarts):
+        regressor = GaussianProcessRegressor(
+            SklearnMatern(length_scale=1.0, length_scale_bounds=LENGTHSCALE_BOUNDS, nu=2.5), alpha=NUGGET,
+            normalize_y=True, n_restarts_optimizer=n_restarts, random_state=random_state)
+        with warnings.catch_warnings():  # convergence and bound warnings: the values below say what happened
+            warnings.simplefilter("ignore")
+            regressor.fit(X, y)
+        return regressor, float(regressor.kernel_.length_scale), float(regressor.log_marginal_likelihood_value_)
+
+    regressor, lengthscale, lml = sklearn_fit(restarts)
+    _, plain_lengthscale, plain_lml = sklearn_fit(0)
+    ours = fit_lengthscale(GaussianProcess(surrogate_kernel("matern", X.shape[1]), NUGGET,
+                                           y_transform="standardize").fit(X, y))
+    ours_lengthscale = float(ours.kernel.lengthscale[0])
+    return {"sklearn_lengthscale": lengthscale, "sklearn_lml": lml,
+            "no_restart_lengthscale": plain_lengthscale, "no_restart_lml": plain_lml,
+            "project_lengthscale": ours_lengthscale,
+            "project_lml": float(regressor.log_marginal_likelihood(np.log([ours_lengthscale]))),
+            "white_lml": float(regressor.log_marginal_likelihood(np.log([LENGTHSCALE_BOUNDS[0]])))}
+
+
+def lengthscale_check_run(config, iterations=None):
+    """One ``lengthscale_check`` run: both fits of :func:`compare_lengthscale_fits` at each size of the replay.
+
+    Parameters
+    ----------
+    config : dict of :func:`lengthscale_check_config`.
+    iterations : int, optional
+        Replay only this many BO iterations; the fits are then made at the sizes reached (the spot-check test's
+        prefix, possibly empty).
+
+    Returns
+    -------
+    dict of arrays, one entry per size: ``n_points`` and the values of :func:`compare_lengthscale_fits`.
+    scikit-learn's ``random_state`` is drawn per (problem, method, seed, size) from the run's key.
+    """
+    sizes = list(config["sizes"])
+    if iterations is not None:
+        per_iteration = 2 if config["method"].endswith("+") else 1
+        reached = make_problem(config).dim + iterations * per_iteration
+        sizes = [n for n in sizes if n <= reached]
+    X, y = replay_queries(config, max(sizes)) if sizes else (None, None)
+    fits = []
+    for n in sizes:
+        state = int(make_rng(PAPER, "lengthscale check", config["problem"], config["method"], config["seed"], n)
+                    .integers(2**31 - 1))
+        fits.append(compare_lengthscale_fits(X[:n], y[:n], state, restarts=config["sklearn_restarts"]))
+    names = ("sklearn_lengthscale", "sklearn_lml", "no_restart_lengthscale", "no_restart_lml",
+             "project_lengthscale", "project_lml", "white_lml")
+    return {"n_points": np.asarray(sizes, dtype=np.int64),
+            **{name: np.array([fit[name] for fit in fits], dtype=float) for name in names}}
+
+
+def lengthscale_check_table(table, threshold=1.0, tie=LML_TIE):
+    """Per function, size n and data: how often each fit ends at a small lengthscale, and whose optimum is higher.
+
+    Parameters
+    ----------
+    table : the tidy table of runs (its ``lengthscale_check`` rows).
+    threshold : float, default 1.0, the lengthscale at which a fit counts as not having left its start (l = 1,
+        scikit-learn's and bayes_opt's initial value).
+    tie : float, LML differences within ``tie`` nats count as ties.
+
+    Returns
+    -------
+    DataFrame, one row per (function, n, data), with counts over the data sets (one per seed) of: fits at
+    l <= ``threshold`` (scikit-learn with restarts / without / ours); fits on the white-noise plateau (LML within
+    1e-6 nats of K = I's: scikit-learn with restarts / ours); the higher LML (scikit-learn / tie / ours); and the
+    largest shortfall of each fit's LML below the other's, in nats. None without such runs.
+    """
+    rows = table[table["experiment"] == "lengthscale_check"]
+    if rows.empty:
+        return None
+    labels = {"GP-UCB": "GP-UCB's queries", "GP-UCB+": "GP-UCB+'s queries", "UNIFORM": "uniform points"}
+    out = []
+    order = {name: i for i, name in enumerate(BENCHMARKS)}
+    for (problem, n, method), fits in sorted(rows.groupby(["problem", "n_points", "method"]),
+                                             key=lambda item: (order.get(item[0][0], 99), item[0][1],
+                                                               LENGTHSCALE_CHECK_METHODS.index(item[0][2]))):
+        gap = fits["sklearn_lml"] - fits["project_lml"]
+        small = [int((fits[f"{who}_lengthscale"] <= threshold).sum()) for who in ("sklearn", "no_restart", "project")]
+        plateau = [int(((fits[f"{who}_lml"] - fits["white_lml"]).abs() <= 1e-6).sum()) for who in ("sklearn", "project")]
+        out.append({"function": problem, "n": int(n), "data": labels[method], "sets": len(fits),
+                    f"l <= {threshold:g}: sklearn 5 restarts / none / ours": " / ".join(map(str, small)),
+                    "on the K = I plateau: sklearn / ours": " / ".join(map(str, plateau)),
+                    "higher LML: sklearn / tie / ours": f"{int((gap > tie).sum())} / {int((gap.abs() <= tie).sum())}"
+                                                        f" / {int((gap < -tie).sum())}",
+                    "sklearn short by (max, nats)": _worst_shortfall(-gap, tie),
+                    "ours short by (max, nats)": _worst_shortfall(gap, tie)})
+    return pd.DataFrame(out)
+
+
+def _worst_shortfall(shortfall, tie):
+    """The largest shortfall beyond a tie, else 0."""
+    beyond = shortfall[shortfall > tie]
+    return float(beyond.max()) if len(beyond) else 0.0
+
+
+def lengthscale_check_totals(table, threshold=1.0, tie=LML_TIE):
+    """The lengthscale check summed per kind of data (the runs' query sets, uniform points) and function.
+
+    Returns
+    -------
+    DataFrame, one row per (data, function): ``fits``; ``sklearn_small`` and ``ours_small``, fits at
+    l <= ``threshold``; ``sklearn_lower`` and ``ours_lower``, fits whose LML is below the other's by more than
+    ``tie`` nats; ``sklearn_worst`` and ``ours_worst``, the largest such shortfall (nats).
+    """
+    rows = table[table["experiment"] == "lengthscale_check"]
+    if rows.empty:
+        return None
+    gap = rows["sklearn_lml"] - rows["project_lml"]
+    frame = pd.DataFrame({"data": np.where(rows["method"] == "UNIFORM", "uniform points",
+                                           "the benchmark runs' query sets (GP-UCB, GP-UCB+)"),
+                          "function": rows["problem"], "sklearn_small": rows["sklearn_lengthscale"] <= threshold,
+                          "ours_small": rows["project_lengthscale"] <= threshold,
+                          "sklearn_lower": gap < -tie, "ours_lower": gap > tie,
+                          "sklearn_short": np.where(gap < -tie, -gap, 0.0), "ours_short": np.where(gap > tie, gap, 0.0)})
+    totals = frame.groupby(["data", "function"], sort=False).agg(
+        fits=("sklearn_small", "size"), sklearn_small=("sklearn_small", "sum"), ours_small=("ours_small", "sum"),
+        sklearn_lower=("sklearn_lower", "sum"), ours_lower=("ours_lower", "sum"),
+        sklearn_worst=("sklearn_short", "max"), ours_worst=("ours_short", "max"))
+    return totals.reset_index()
+
+
+def _at_most(shortfalls, before="; ", after=""):
+    worst = float(shortfalls.max())
+    return f"{before}at most {worst:.3g} nats{after}" if worst > 0 else ""
+
+
+def lengthscale_check_summary(table, threshold=1.0, tie=LML_TIE):
+    """What the lengthscale check shows, in numbers, for the notebook: one sentence per kind of data.
+
+    Returns
+    -------
+    str (Markdown), or a note that there are no ``lengthscale_check`` runs.
+    """
+    totals = lengthscale_check_totals(table, threshold, tie)
+    if totals is None:
+        return "No lengthscale-check runs at these parameters."
+    sizes = sorted(set(table.loc[table["experiment"] == "lengthscale_check", "n_points"].astype(int)))
+    sentences = []
+    for data, rows in totals.groupby("data", sort=False):
+        total = rows[["fits", "sklearn_small", "ours_small", "sklearn_lower", "ours_lower"]].sum()
+        per_function = ", ".join(f"{row.function} {row.sklearn_small} of {row.fits}" for row in rows.itertuples())
+        lower = ", ".join(f"{row.function} {row.sklearn_lower}" for row in rows.itertuples())
+        sentences.append(
+            f"**On {data}** ({int(total['fits'])} fits at n = {', '.join(map(str, sizes))}): scikit-learn with "
+            f"{SKLEARN_RESTARTS} restarts ends at l <= {threshold:g} in {int(total['sklearn_small'])} "
+            f"({per_function}), ours in {int(total['ours_small'])}; scikit-learn's optimum is lower than ours by "
+            f"more than {tie:g} nats in {int(total['sklearn_lower'])} ({lower}{_at_most(rows['sklearn_worst'])}), "
+            f"ours lower than scikit-learn's in {int(total['ours_lower'])}{_at_most(rows['ours_worst'], ' (', ')')}.")
+    return "\n\n".join(sentences)
 
 
 # --------------------------------------------------------------------------- tables from the runs
@@ -308,6 +572,109 @@ def cumulative_test_error(table):
     """The random-forest block's evaluations with their test MSE (-f) beside the cumulative error C_n."""
     runs = table[table["experiment"] == "random_forest"]
     return runs.assign(test_mse=-runs["f"])
+
+
+def evaluation_steps(runs):
+    """The kind of each evaluation: "initial" design, "acquisition" step, or "uniform" draw of a "+" method.
+
+    A "+" method's iteration evaluates the acquisition's argmax first, then a uniform point
+    (:class:`~common.methods.random_exploration.RandomExploration`); the one-point methods have acquisition
+    steps only. GP-UCB+ and EXPLOIT+ of a repetition draw the same uniform points.
+
+    Parameters
+    ----------
+    runs : tidy table rows with ``run_key``, ``eval``, ``iteration`` and ``method``.
+
+    Returns
+    -------
+    Series of str, aligned with ``runs``.
+    """
+    position = runs.sort_values(["run_key", "eval"]).groupby(["run_key", "iteration"]).cumcount()
+    plus = runs["method"].str.endswith("+")
+    step = np.where(runs["iteration"] == 0, "initial", np.where(plus & (position.reindex(runs.index) == 1),
+                                                                "uniform", "acquisition"))
+    return pd.Series(step, index=runs.index)
+
+
+def paired_difference(runs, column, reference):
+    """Each method's curves minus the reference method's curve of the same seed, evaluation by evaluation.
+
+    Parameters
+    ----------
+    runs : tidy table rows of one block and problem (methods share initial designs by seed).
+    column : str, e.g. "cumulative_error".
+    reference : str, the method subtracted, e.g. "GP-UCB".
+
+    Returns
+    -------
+    dict method -> DataFrame (seeds x evaluations) of differences, on the seeds the reference has; the
+    reference's own differences are zero; empty without reference runs.
+    """
+    wide = {name: curves.pivot(index="seed", columns="eval", values=column)
+            for name, curves in runs.groupby("method", sort=False)}
+    if reference not in wide:
+        return {}
+    base = wide[reference]
+    return {name: curves.loc[seeds] - base.loc[seeds]
+            for name, curves in wide.items() for seeds in [curves.index.intersection(base.index)]}
+
+
+def plot_cumulative_difference(ax, forest, reference="GP-UCB"):
+    """Draw Fig. 3 / Fig. 6 (i): each method's cumulative test MSE minus the reference's, seed by seed.
+
+    Mean over the seeds ± one standard error of the paired difference; the reference is the zero line. Above
+    zero, a method has accumulated more test error than the reference after n evaluations.
+
+    Returns
+    -------
+    str, the band's meaning for the caption.
+    """
+    from common import plotting
+
+    differences = paired_difference(forest, "cumulative_error", reference)
+    ax.axhline(0.0, color="black", linewidth=1.0, linestyle="--", label=f"{reference} (reference)")
+    caption = ""
+    for name in METHODS:
+        if name in differences and name != reference:
+            wide = differences[name]
+            caption = plotting.plot_mean_band(ax, wide.columns.to_numpy() + 1, wide.to_numpy(), name, band="se",
+                                              color=METHOD_COLORS[name])
+    ax.set(xlabel="number of evaluations", ylabel=f"cumulative test MSE minus {reference}'s")
+    return caption
+
+
+def plot_instantaneous(ax, forest):
+    """Draw Fig. 6 (ii): the test MSE of each evaluation, the "+" methods' uniform draws apart.
+
+    Each method's line follows its initial design and acquisition steps (the "+" methods' every other
+    evaluation, with markers); the uniform draws, the same points for GP-UCB+ and EXPLOIT+, are one grey line.
+    Mean over the runs ± one standard error.
+
+    Returns
+    -------
+    str, the band's meaning for the caption.
+    """
+    from common import plotting
+
+    forest = forest.assign(step=evaluation_steps(forest))
+    caption = ""
+    for name in METHODS:
+        runs = forest[(forest["method"] == name) & (forest["step"] != "uniform")]
+        if runs.empty:
+            continue
+        wide = runs.pivot(index="run_key", columns="eval", values="test_mse")
+        plus = name.endswith("+")
+        caption = plotting.plot_mean_band(ax, wide.columns.to_numpy() + 1, wide.to_numpy(),
+                                          f"{name} (acquisition steps)" if plus else name, band="se",
+                                          color=METHOD_COLORS[name], marker="o" if plus else None, markersize=3,
+                                          linewidth=2.0 if plus else 1.2)
+    draws = forest[(forest["method"] == METHODS[0]) & (forest["step"] == "uniform")]
+    if not draws.empty:
+        wide = draws.pivot(index="run_key", columns="eval", values="test_mse")
+        plotting.plot_mean_band(ax, wide.columns.to_numpy() + 1, wide.to_numpy(),
+                                "uniform draws (GP-UCB+ = EXPLOIT+)", band="se", color="0.55", linestyle=":")
+    ax.set(xlabel="number of evaluations", ylabel="test MSE of the evaluation")
+    return caption
 
 
 def mean_and_sd(finals, column):

@@ -170,7 +170,10 @@ def fit_lengthscale(gp, points_per_decade=2, tolerance=1e-4):
     flat for lengthscales below the spacing of the data (K = I), and its maximum
     can lie far above l = 1 (above 5 on Ackley-10 with 100 points; tested).
     A gradient method started at l = 1 therefore does not move, and random
-    restarts in (1e-5, 1e5) reach the basin only by chance. The grid finds the
+    restarts in (1e-5, 1e5) reach the basin only by chance (scikit-learn's fit
+    with bayes_opt's 5 restarts against this one on the benchmark runs' data:
+    ``common.experiments.random_exploration.compare_lengthscale_fits``, the
+    notebook's §1). The grid finds the
     basin (grid points where K = I exactly share one value, computed once);
     bounded Brent between the best grid point's neighbours polishes it. The fit
     depends on the data only, not on earlier fits.
