@@ -301,6 +301,14 @@ def recover_interrupted_swaps():
         root.rmdir()
 
 
+def _local_kernel(staging):
+    """Kernel settings that talk to the kernel over local IPC sockets in ``staging``: nothing crosses TCP, so
+    ipykernel does not warn that its traffic is unencrypted (a warning that reads like a security problem)."""
+    from traitlets.config import Config
+
+    return Config({"KernelManager": {"transport": "ipc", "ip": str(staging / "kernel")}})
+
+
 def run_notebook(plan, n_jobs, dask_address):
     """Execute one notebook into a staging folder and swap its outputs in if it completes; return its report."""
     import papermill
@@ -329,7 +337,7 @@ def run_notebook(plan, n_jobs, dask_address):
         with _environment(environment):
             _execute_interruptibly(papermill.execute_notebook, str(source), str(staged_notebook),
                                    parameters=parameters, kernel_name="python3", cwd=str(paths.repo_root()),
-                                   progress_bar=False)
+                                   progress_bar=False, config=_local_kernel(staging))
         staged_figures = staged_figures_root / key
         summary_path, execution_path = staged_figures / "summary.json", staged_figures / "execution.json"
         if not summary_path.exists():
@@ -568,6 +576,11 @@ def main(argv=None, registry=None):
 
     if args.list:
         return 1 if list_notebooks(plans, args.jobs, args.dask) else 0
+    read_only = unwritable_folders(plans, args.runs_only)
+    if read_only:
+        parser.error(f"cannot write to {', '.join(map(str, read_only))}: the job writes its runs, notebooks and "
+                     f"figures there; make {'them' if len(read_only) > 1 else 'it'} writable (e.g. chmod -R u+w), "
+                     f"or point BO_RESULTS_ROOT / BO_FIGURES_ROOT elsewhere")
 
     previous_handler = signal.signal(signal.SIGTERM, _raise_interrupted)
     try:
@@ -580,6 +593,32 @@ def main(argv=None, registry=None):
         return _regenerate(plans, registry, args)
     finally:
         signal.signal(signal.SIGTERM, previous_handler)
+
+
+def unwritable_folders(plans, runs_only=False):
+    """The folders a job would write to that this process may not write to (each checked at its nearest existing
+    folder), before anything is computed or written: the result caches, and unless ``runs_only`` the staging
+    folder, each notebook's destination and figures, ``output/`` and the scorecard's folder."""
+    folders = [paths.results_dir(plan["key"]) for plan in plans if "error" not in plan]
+    if not runs_only:
+        folders += [staging_root(), paths.output_root(), paths.scorecard_path().parent]
+        folders += [folder.parent for plan in plans if "error" not in plan for folder in _destinations(plan)]
+    unwritable = []
+    for folder in dict.fromkeys(folders):
+        existing = next(path for path in [folder, *folder.parents] if path.exists())
+        if existing not in unwritable and not _can_create_files_in(existing):
+            unwritable.append(existing)
+    return unwritable
+
+
+def _can_create_files_in(folder):
+    """Whether a file can be created in ``folder``: tried, since permissions alone miss read-only mounts,
+    immutable folders and a superuser's rights."""
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            return True
+    except OSError:
+        return False
 
 
 def _regenerate(plans, registry, args):

@@ -61,5 +61,44 @@ def pin_blas_threads():
     threadpool_limits(1)
 
 
+class NumericEnvironmentError(RuntimeError):
+    """This process computes with other BLAS kernels than the cached runs were computed with."""
+
+
+def blas_kernels():
+    """The kernels of every loaded OpenBLAS, ``{library file name: architecture}``, after loading numpy's and
+    scipy's (what ``threadpoolctl`` reports; empty if it cannot tell)."""
+    import numpy  # noqa: F401  (loads numpy's BLAS)
+    import scipy.linalg  # noqa: F401  (loads scipy's)
+    try:
+        from threadpoolctl import threadpool_info
+    except ImportError:  # pragma: no cover - threadpoolctl ships with scikit-learn
+        return {}
+    return {os.path.basename(library["filepath"]): library.get("architecture") for library in threadpool_info()
+            if library.get("internal_api") == "openblas"}
+
+
+def check_blas_kernels(kernels=None, where="this process"):
+    """Raise :class:`NumericEnvironmentError` if an OpenBLAS of ``kernels`` (default: this process's,
+    :func:`blas_kernels`) runs other kernels than :data:`BLAS_CORETYPE` on a CPU that can run them.
+
+    That happens when numpy was imported before :mod:`common` set ``OPENBLAS_CORETYPE`` (a notebook whose first
+    import is numpy, a Dask worker started without the variable): runs computed there differ from the cache in
+    the last bits, so none may be computed.
+    """
+    if not BLAS_CORETYPE_FLAGS <= cpu_flags():
+        return
+    kernels = blas_kernels() if kernels is None else kernels
+    other = {name: kernel for name, kernel in kernels.items() if kernel != BLAS_CORETYPE}
+    if other:
+        raise NumericEnvironmentError(
+            f"OpenBLAS in {where} runs other kernels ({other}) than the {BLAS_CORETYPE} kernels every cached run "
+            f"was computed with, so new runs would differ from them in the last bits. numpy was loaded before "
+            f"`common` pinned the kernels: import common before numpy (in a notebook, restart the kernel and run "
+            f"the import cell, which imports common first), or start the process with "
+            f"OPENBLAS_CORETYPE={BLAS_CORETYPE} in its environment (e.g. `OPENBLAS_CORETYPE={BLAS_CORETYPE} "
+            f"dask worker ...`).")
+
+
 pin_blas_kernels()
 pin_blas_threads()

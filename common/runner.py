@@ -47,7 +47,7 @@ WAIT_FOR_OTHERS_SECONDS = 2.0
 DASK_CONNECT_SECONDS = 5
 
 # Settings that count the iterations of a run: estimate_cost scales a recorded cost by their ratio.
-BUDGET_FIELDS = ("T", "T_bo", "budget")
+BUDGET_FIELDS = ("T", "T_bo", "budget", "n_iterations")
 # Marks a setting that one of two configurations lacks (None is a valid setting).
 _ABSENT = object()
 
@@ -127,11 +127,20 @@ def check_dask(dask_address, timeout=DASK_CONNECT_SECONDS):
         If no scheduler answers at ``dask_address`` in time, or it has no workers.
     """
     from distributed import Client
+    from distributed.comm.addressing import parse_address, parse_host_port
 
     check_backend(dask_address=dask_address)
+    try:  # before a Client exists: a half-built one waits 10 s to close and prints a traceback on exit
+        scheme, location = parse_address(dask_address)
+        if scheme in ("tcp", "tls"):
+            parse_host_port(location)
+    except ValueError as exc:
+        raise ValueError(f"{dask_address!r} is not a scheduler address ({exc}); give one such as "
+                         f"'tcp://10.0.0.5:8786', as `dask scheduler` prints it") from None
     try:
         with Client(dask_address, timeout=f"{timeout}s", set_as_default=False) as client:
             n_workers = len(client.scheduler_info()["workers"])
+            check_worker_kernels(client)
     except (OSError, TimeoutError) as exc:
         raise ValueError(f"no Dask scheduler answers at {dask_address!r} within {timeout} s "
                          f"({type(exc).__name__}); start one with `dask scheduler`, or leave out --dask") from None
@@ -139,6 +148,14 @@ def check_dask(dask_address, timeout=DASK_CONNECT_SECONDS):
         raise ValueError(f"the Dask scheduler at {dask_address!r} has no workers; start some with "
                          f"`dask worker {dask_address}`")
     return n_workers
+
+
+def check_worker_kernels(client):
+    """Raise :class:`common._threads.NumericEnvironmentError` if a Dask worker's OpenBLAS runs other kernels than
+    the pinned ones (a worker started without ``OPENBLAS_CORETYPE``): found when the runner connects, before any
+    run is computed there."""
+    for worker, kernels in client.run(_threads.blas_kernels).items():
+        _threads.check_blas_kernels(kernels, where=f"Dask worker {worker}")
 
 
 def code_version(run_fn):
@@ -228,6 +245,7 @@ def _execute(run_fn, index, config, parent_pid=None):
         _exit_with_parent(parent_pid)
     start, cpu_start = time.perf_counter(), time.process_time()
     try:
+        _threads.check_blas_kernels()
         # A copy, so that a run function mutating its configuration cannot change the key it is stored under.
         result = run_fn(copy.deepcopy(config))
     except Exception as exc:
@@ -261,6 +279,7 @@ def _outcomes_dask(run_fn, tasks, dask_address):
     if not tasks:
         return
     with Client(dask_address, timeout=f"{DASK_CONNECT_SECONDS}s", set_as_default=False) as client:
+        check_worker_kernels(client)
         futures = client.map(_execute, [run_fn] * len(tasks), indices, configs, pure=False)
         try:
             for future in as_completed(futures, loop=client.loop):
@@ -366,6 +385,7 @@ def run_grid(configs, run_fn, *, n_jobs=None, dask_address=None, progress=True, 
     # Seed by seed: every cell's first seed before any cell's second (see the docstring).
     missing.sort(key=lambda key: unique[key].get("seed", 0))
     if missing:
+        _threads.check_blas_kernels()  # this process: it computes runs too, or sets up the workers that do
         estimates = _estimates_by_key({key: unique[key] for key in missing}, version)
         paper_keys = sorted({unique[key]["paper"] for key in missing})
         with _progress_bar(len(missing), len(runs), paper_keys, progress) as bar, RunClaims() as claims:

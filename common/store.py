@@ -47,8 +47,9 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import scipy
 
-from common import paths
+from common import _threads, paths
 from common.seeding import canonical_json, stable_hash
 
 FORMAT_VERSION = 2
@@ -226,7 +227,9 @@ def _versions():
             library = tomllib.load(file)["project"]["version"]
     except (OSError, KeyError, tomllib.TOMLDecodeError):
         library = "unknown"
-    return {"library": library, "numpy": np.__version__, "python": platform.python_version()}
+    kernels = "; ".join(f"{name}: {kernel}" for name, kernel in sorted(_threads.blas_kernels().items()))
+    return {"library": library, "numpy": np.__version__, "scipy": scipy.__version__,
+            "python": platform.python_version(), "blas": kernels or "unknown"}
 
 
 def _seconds(name, value):

@@ -170,12 +170,33 @@ def test_the_papers_literal_start_fixes_the_bandwidth_until_the_first_relearning
     assert bandwidths[3] != 1e-5  # learned before iteration 4
 
 
-def test_the_prior_mean_is_the_mean_of_y_or_zero():
+def test_the_prior_mean_is_zero_or_the_mean_of_y_in_the_gp_and_its_likelihood_alike():
     bounds = np.tile([-1.0, 1.0], (2, 1))
-    assert PracticalAddGPUCB(bounds, 50, group_dim=1).gp_options["y_transform"] == "center"
-    assert PracticalAddGPUCB(bounds, 50, group_dim=1, prior_mean="zero").gp_options["y_transform"] == "none"
+    assert PracticalAddGPUCB(bounds, 50, group_dim=1).gp_options["y_transform"] == "none"
+    assert PracticalAddGPUCB(bounds, 50, group_dim=1, prior_mean="mean").gp_options["y_transform"] == "center"
     with pytest.raises(ValueError, match="prior_mean"):
         PracticalAddGPUCB(bounds, 50, group_dim=1, prior_mean="median")
+
+
+def test_the_zero_mean_likelihood_is_the_zero_mean_gps_marginal_likelihood():
+    groups = [[0, 3], [1, 4], [2, 5]]
+    likelihood = DecompositionLikelihood(X, Y + 4.0, 1e-3, center=False)
+    gp = GaussianProcess(AdditiveKernel(SquaredExponential(0.7, 2.5), groups), 1e-3, y_transform="none").fit(X, Y + 4.0)
+    assert likelihood(groups, 0.7, 2.5) == pytest.approx(gp.log_marginal_likelihood(), rel=1e-10)
+
+
+@pytest.mark.parametrize("scale_units, power", [("std", 1), ("variance", 2)])
+def test_the_learned_scale_lies_in_its_range_of_std_or_variance_units(scale_units, power):
+    bounds = np.tile([-1.0, 1.0], (3, 1))
+    method = PracticalAddGPUCB(bounds, 60, groups=[[0, 1, 2]], n_init=8, scale_units=scale_units)
+    rng = np.random.default_rng(5)
+    X_init = rng.uniform(-1, 1, (8, 3))
+    y = 40.0 * np.sin(3 * X_init[:, 0]) + 25.0 * X_init[:, 1]
+    method.fit_model(X_init, y, rng)
+    reference = np.std(y) ** power
+    assert 0.03 * reference * (1 - 1e-9) <= method.kernel.base.variance <= 30.0 * reference * (1 + 1e-9)
+    with pytest.raises(ValueError, match="scale_units"):
+        PracticalAddGPUCB(bounds, 60, group_dim=1, scale_units="range")
 
 
 # Table 1 (b) of the add_gp_ucb spec: the same bounds evaluated independently, rounded as printed there.

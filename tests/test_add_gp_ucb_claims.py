@@ -19,7 +19,7 @@ def _table(levels, problem="(10,3,3)", seeds=20, noise=0.1):
             for step, factor in enumerate((3.0, 2.0, 1.0)):
                 rows.append({"run_key": f"{method}-{seed}", "eval": step, "experiment": "synthetic",
                              "problem": problem, "method": method, "seed": seed, "simple_regret": final * factor,
-                             "average_regret": final * factor + 1})
+                             "average_regret": final * factor + 1, **experiment.settings_key(PARAMS["settings"])})
     return pd.DataFrame(rows)
 
 
@@ -32,7 +32,8 @@ def _real_table(levels, problem=experiment.SDSS, seeds=10):
             final = level + (0 if method == "DiRect" else 0.1 * rng.standard_normal())
             for step, offset in enumerate((-2.0, -1.0, 0.0)):
                 rows.append({"run_key": f"{method}-{seed}", "eval": step, "experiment": "real_world",
-                             "problem": problem, "method": method, "seed": seed, "best_so_far": final + offset})
+                             "problem": problem, "method": method, "seed": seed, "best_so_far": final + offset,
+                             **experiment.settings_key(PARAMS["settings"])})
     return pd.concat([_table({"GP-UCB": 10}, seeds=2), pd.DataFrame(rows)], ignore_index=True)
 
 

@@ -33,7 +33,7 @@ def test_a_run_cut_short_is_a_prefix_of_the_full_run():
 def test_the_paper_grid_has_every_configuration_and_one_direct_run_each():
     grid = [c for c in experiment.make_grid(experiment.SCALES["paper"]) if c["experiment"] == "synthetic"]
     assert {c["problem"] for c in grid} == {experiment.configuration_name(*c) for c in experiment.CONFIGURATIONS}
-    assert sum(c["method"] == "DiRect" for c in grid) == 9
+    assert sum(c["method"] == "DiRect" and c.get("settings") == "authors" for c in grid) == 9
     assert {c["method"] for c in grid if c["problem"] == "(10,3,3)"} == {
         "RAND", "DiRect", "GP-UCB", "Add-*", "Add-1/10", "Add-2/5", "Add-3/4", "Add-5/2"}
 
@@ -107,7 +107,8 @@ def test_the_ablation_table_pairs_each_ablated_run_with_the_default_run_of_its_s
             for method in experiment.ablation_methods(params)
             for kind, name, seed, regret in [("synthetic", None, 0, 5.0), ("synthetic", None, 1, 1.0),
                                              ("synthetic", None, 2, 0.0)]
-            + [("ablation", name, seed, 2.0) for name in experiment.ABLATIONS for seed in (0, 1)]]
+            + [("ablation", name, seed, 2.0) for name in experiment.ABLATIONS[params["settings"]] for seed in (0, 1)]]
+    rows = [{**row, **experiment.settings_key(params["settings"])} for row in rows]
     ablation = experiment.ablation_table(pd.DataFrame(rows), params)
     assert (ablation["S_T default"] == 3.0).all() and (ablation["S_T ablated"] == 2.0).all()
     assert (ablation["seeds lower when ablated"] == "1 of 2").all()
@@ -123,8 +124,8 @@ def _ablation_rows(params, factor):
                          "ablation": None, "simple_regret": 1.0 + seed})
             rows += [{"run_key": f"a{name}{method}{seed}", "eval": 0, "experiment": "ablation",
                       "problem": params["ablation_configuration"], "method": method, "seed": seed, "ablation": name,
-                      "simple_regret": factor * (1.0 + seed)} for name in experiment.ABLATIONS]
-    return rows
+                      "simple_regret": factor * (1.0 + seed)} for name in experiment.ABLATIONS[params["settings"]]]
+    return [{**row, **experiment.settings_key(params["settings"])} for row in rows]
 
 
 def test_the_ablation_rules_out_an_effect_only_when_its_interval_lies_within_the_margin():
@@ -151,10 +152,46 @@ def test_the_confirmatory_block_is_off_in_every_scale_and_adds_only_fresh_seeds_
     assert max(config["seed"] for config in added) == confirmatory.SEED_OFFSET + int(plan["planned_seeds"].max()) - 1
     # DiRect is deterministic: one fresh run; every added run has the keys of its block's paper-scale runs.
     assert sum(config["method"] == "DiRect" for config in added) <= 1
-    keys = {config["experiment"]: set(config) for config in plain}
+    keys = {config["experiment"]: set(config) for config in plain
+            if config.get("settings", "earlier") == params["settings"]}
     assert all(set(config) == keys[config["experiment"]] for config in added)
 
 
 def test_a_direct_run_does_not_depend_on_its_seed():
     config = {**_real_config("DiRect", T_bo=3), "seed": 10_000}
     np.testing.assert_array_equal(experiment.run(config)["f"], experiment.run(_real_config("DiRect", T_bo=3))["f"])
+
+
+@pytest.mark.parametrize("problem", ["(40,35,1)", "(40,18,2)"])
+def test_direct_under_the_authors_settings_makes_every_query_of_its_budget(problem):
+    """The earlier settings' volume tolerance ended DiRect after a few hundred queries in D = 40; the authors'
+    diRect.m stops only at its budget."""
+    config = {**_config("DiRect", problem=problem, T_bo=400), "budget_scale": 1.0}
+    earlier = experiment.run(config)["f"]
+    authors = experiment.run({**config, **experiment.settings_key("authors")})["f"]
+    assert len(earlier) < experiment.N_INIT + 400 == len(authors)
+    np.testing.assert_array_equal(authors[:len(earlier)], earlier)
+
+
+def test_the_grid_names_its_settings_and_runs_the_earlier_ones_beside_on_the_same_seeds():
+    params = {**experiment.SCALES["paper"], "scale": "paper"}
+    grid = experiment.make_grid(params)
+    synthetic = [c for c in grid if c["experiment"] == "synthetic"]
+    ours = [c for c in synthetic if c.get("settings") == "authors"]
+    earlier = [c for c in synthetic if "settings" not in c]
+    assert len(ours) + len(earlier) == len(synthetic) and ours
+    same_seeds = [{k: v for k, v in c.items() if k != "settings"} for c in ours
+                  if c["seed"] < params["earlier_settings_runs"]]
+    assert same_seeds == earlier
+    assert all(c.get("settings") == "authors" for c in grid if c["experiment"] in ("ablation", "real_world"))
+    only_earlier = experiment.make_grid({**params, "settings": "earlier"})
+    assert all("settings" not in c for c in only_earlier)
+
+
+def test_an_ablation_changes_one_choice_of_its_settings_and_nothing_else():
+    for settings, ablations in experiment.ABLATIONS.items():
+        for choices in ablations.values():
+            changed = {name: value for name, value in choices.items()
+                       if experiment.SETTINGS[settings].get(name, value if name != "initial_bandwidth" else None)
+                       != value}
+            assert len(changed) == 1, (settings, choices)

@@ -4,8 +4,10 @@
   papermill at scale ``"smoke"`` against an empty result cache and an empty
   figures folder (``BO_RESULTS_ROOT`` and ``BO_FIGURES_ROOT`` point at temporary
   folders), as a fresh clone would.
-* A spot-check recomputes one committed run of every cell of every notebook
-  (every distinct value of the experiment module's ``CELL_FIELDS``: experiment,
+* A spot-check recomputes one committed run of every cell of every notebook's
+  published grid, its confirmatory block and its paper-scale grid (untracked
+  leftovers of other configurations are ignored; every distinct value of the
+  experiment module's ``CELL_FIELDS``: experiment,
   problem, method and its settings; ``SPOT_CHECK_CELL_FIELDS`` coarser for an
   experiment whose runs are all expensive) from ``data/results/<key>/``, as a prefix of
   ``SPOT_CHECK_ITERATIONS`` BO iterations (``run(config, iterations=...)``), and
@@ -24,6 +26,7 @@ import pytest
 
 from common import paths, store
 from common.experiments import NOTEBOOKS, load_experiment
+from common.notebook import configuration
 
 SMOKE_JOBS = 2
 SPOT_CHECK_ITERATIONS = 2
@@ -60,18 +63,32 @@ def test_the_parameters_cell_names_every_parameter_of_the_scales(key):
     assert not missing, f"{experiment.NOTEBOOK}: add {missing} to the cell tagged 'parameters'"
 
 
+def _committed_grid_keys(module):
+    """The keys of the runs a committed notebook shows or will show: the published configuration's grid, with its
+    confirmatory block where the module has one, and the paper scale's grid. Other cached runs (an override's
+    leftovers, e.g. of ``--scale smoke``) are not checked and take no cell's place."""
+    published = configuration(module)
+    grids = [module.make_grid(published), module.make_grid(configuration(module, "paper"))]
+    if "confirmatory" in published:
+        grids.append(module.make_grid({**published, "confirmatory": True}))
+    return {store.run_key(config) for grid in grids for config in grid}
+
+
+def _cell_of(module, config):
+    names = getattr(module, "SPOT_CHECK_CELL_FIELDS", {}).get(config.get("experiment"),
+                                                               getattr(module, "CELL_FIELDS", DEFAULT_CELL_FIELDS))
+    return tuple((name, json.dumps(config.get(name))) for name in names)
+
+
 def _cells(module, runs):
     """One stored run per cell: the cheapest (then first by key), so the check stays within seconds.
 
     A module's ``SPOT_CHECK_CELL_FIELDS`` can name coarser cells for an experiment whose
     every run is expensive (e.g. egp_ts's FNN tuning: one run per data set, not per method).
     """
-    fields = getattr(module, "CELL_FIELDS", DEFAULT_CELL_FIELDS)
-    coarser = getattr(module, "SPOT_CHECK_CELL_FIELDS", {})
     cells = {}
     for run in sorted(runs, key=lambda run: (run.cost_seconds, run.key)):
-        names = coarser.get(run.config.get("experiment"), fields)
-        cells.setdefault(tuple((name, json.dumps(run.config.get(name))) for name in names), run)
+        cells.setdefault(_cell_of(module, run.config), run)
     return list(cells.values())
 
 
@@ -102,8 +119,21 @@ def test_every_cell_of_the_cache_recomputes_to_the_stored_numbers(key, monkeypat
     stale = sorted(run.key for run in runs if run.code_version != module.CODE_VERSION)
     assert not stale, (f"{len(stale)} cached runs of {key} were computed by another CODE_VERSION than "
                        f"{module.CODE_VERSION}, e.g. {stale[:3]}; recompute them (reproduce.py --runs-only)")
-    cells = _cells(module, runs)
+    committed = _committed_grid_keys(module)
+    cells = _cells(module, [run for run in runs if run.key in committed])
+    published_cells = {_cell_of(module, config) for config in module.make_grid(configuration(module))}
+    unchecked = published_cells - {_cell_of(module, run.config) for run in cells}
+    assert not unchecked, f"{len(unchecked)} published cells of {key} have no cached run, e.g. {sorted(unchecked)[:2]}"
     recomputed = joblib.Parallel(n_jobs=SPOT_CHECK_JOBS)(
         joblib.delayed(_recompute_prefix)(key, run.config) for run in cells)
     for stored, result in zip(cells, recomputed):
         _assert_prefix_equal(stored, result)
+
+
+@pytest.mark.parametrize("key", list(NOTEBOOKS))
+def test_every_block_names_its_budget_so_that_cost_estimates_scale_with_it(key):
+    from common.runner import BUDGET_FIELDS
+    module = load_experiment(key)
+    unbudgeted = {config["experiment"] for config in module.make_grid(configuration(module, "paper"))
+                  if not set(config) & set(BUDGET_FIELDS)}
+    assert not unbudgeted, f"{key}: blocks {sorted(unbudgeted)} have none of {BUDGET_FIELDS}"

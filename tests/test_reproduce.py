@@ -336,6 +336,7 @@ def test_an_interrupted_regeneration_changes_nothing(toy_project, tmp_path, sign
     (["-p", "budget", "10000000000"], "1..999"),
     (["-p", "n_seeds", "[]"], "'n_seeds'"),
     (["--dask", "tcp://127.0.0.1:9"], "no Dask scheduler answers"),
+    (["--dask", "notanaddress"], "is not a scheduler address"),
     (["-p", "n_seed", "3"], "n_seeds"),
 ])
 def test_bad_input_exits_2_before_anything_is_computed_or_written(reproduce, toy_project, arguments, message,
@@ -433,3 +434,23 @@ def test_a_print_split_into_several_stream_messages_is_stored_as_one(reproduce, 
     reproduce._scrub(path)
     outputs = nbformat.read(path, as_version=4).cells[0].outputs
     assert [(output.name, output.text) for output in outputs] == [("stdout", "a line\n")]
+
+
+@pytest.mark.parametrize("runs_only, read_only", [(True, "results"), (False, "results"), (False, "figures")])
+def test_a_folder_it_cannot_write_exits_2_before_anything_is_computed(reproduce, toy_project, tmp_path, monkeypatch,
+                                                                     capsys, runs_only, read_only):
+    """A superuser may write to a chmod-ed folder, so the folder is made unwritable where the job tries it."""
+    notebook_path = toy_project()
+    before = notebook_path.read_bytes()
+    refused = Path(os.environ[{"results": "BO_RESULTS_ROOT", "figures": "BO_FIGURES_ROOT"}[read_only]])
+    refused.mkdir(parents=True)
+    monkeypatch.setattr(reproduce, "_can_create_files_in", lambda folder: folder != refused)
+    with pytest.raises(SystemExit) as exited:
+        reproduce.main(["toy", "--jobs", "1", *(["--runs-only"] if runs_only else [])], registry=TOY_REGISTRY)
+    assert exited.value.code == 2 and f"cannot write to {refused}" in capsys.readouterr().err
+    assert notebook_path.read_bytes() == before and not store.scan("toy") and not paths.figures_dir("toy").exists()
+
+
+def test_a_file_can_be_created_only_in_a_folder_that_takes_one(reproduce, tmp_path):
+    assert reproduce._can_create_files_in(tmp_path)
+    assert not reproduce._can_create_files_in(tmp_path / "missing")

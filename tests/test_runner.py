@@ -69,8 +69,14 @@ def _truncate(path, other_path):
 
 
 def _garble(path, other_path):
+    """Flip a byte in the middle of the first array's compressed data (zip headers hold fields no reader checks)."""
+    import zipfile
     data = bytearray(path.read_bytes())
-    data[len(data) // 2] ^= 0xFF
+    first = zipfile.ZipFile(path).infolist()[0]
+    offset = first.header_offset
+    name_length, extra_length = (int.from_bytes(data[offset + at:offset + at + 2], "little") for at in (26, 28))
+    start = offset + 30 + name_length + extra_length  # a 30-byte local header, then the name and the extra field
+    data[start + first.compress_size // 2] ^= 0xFF
     path.write_bytes(bytes(data))
 
 
@@ -374,3 +380,29 @@ def _running(process):
         return process.status() != psutil.STATUS_ZOMBIE  # a zombie has exited; only its parent entry remains
     except psutil.NoSuchProcess:
         return False
+
+
+@pytest.mark.skipif(not runner._threads.BLAS_CORETYPE_FLAGS <= runner._threads.cpu_flags(),
+                    reason="the pinned OpenBLAS kernels cannot run on this CPU, so no other kernels can be told apart")
+def test_a_process_that_loaded_numpy_before_common_computes_nothing(tmp_path):
+    """numpy imported first under another OPENBLAS_CORETYPE (a notebook's first cell importing numpy, in an
+    environment that sets the variable) keeps those kernels: the runner refuses before any run, and caches none."""
+    script = ("import numpy\nimport sys\nsys.path.insert(0, %r)\nfrom toy_runs import toy_config, toy_run\n"
+              "from common import runner\nrunner.run_grid([toy_config(0)], toy_run, n_jobs=1, progress=False)\n"
+              % str(TESTS_DIR))
+    environment = {**os.environ, "OPENBLAS_CORETYPE": "Haswell", "BO_RESULTS_ROOT": str(tmp_path / "results")}
+    finished = subprocess.run([sys.executable, "-c", script], env=environment, capture_output=True, text=True,
+                              timeout=120)
+    assert finished.returncode != 0 and "NumericEnvironmentError" in finished.stderr
+    assert "OPENBLAS_CORETYPE=SkylakeX" in finished.stderr and not (tmp_path / "results").exists()
+
+
+def test_a_dask_worker_with_other_kernels_is_found_before_any_run(monkeypatch):
+    class Client:
+        def run(self, function):
+            return {"tcp://10.0.0.5:4000": {"libopenblas.so": runner._threads.BLAS_CORETYPE},
+                    "tcp://10.0.0.6:4000": {"libopenblas.so": "Haswell"}}
+
+    monkeypatch.setattr(runner._threads, "cpu_flags", lambda: runner._threads.BLAS_CORETYPE_FLAGS)
+    with pytest.raises(runner._threads.NumericEnvironmentError, match="Dask worker tcp://10.0.0.6:4000"):
+        runner.check_worker_kernels(Client())

@@ -33,3 +33,18 @@ def test_this_process_runs_one_blas_thread_with_the_pinned_kernels_where_the_cpu
     assert pools and all(pool["num_threads"] == 1 for pool in pools)
     if _threads.BLAS_CORETYPE_FLAGS <= _threads.cpu_flags():
         assert {pool["architecture"] for pool in pools} == {_threads.BLAS_CORETYPE}
+
+
+@pytest.mark.parametrize("flags, kernels, refused", [
+    (_threads.BLAS_CORETYPE_FLAGS, {"libopenblas.so": _threads.BLAS_CORETYPE}, False),
+    (_threads.BLAS_CORETYPE_FLAGS, {"libopenblas.so": _threads.BLAS_CORETYPE, "libscipy.so": "Haswell"}, True),
+    ({"avx2", "fma"}, {"libopenblas.so": "Haswell"}, False),  # the pinned kernels cannot run here: nothing to check
+])
+def test_other_kernels_than_the_pinned_ones_are_refused_where_the_cpu_can_run_them(flags, kernels, refused,
+                                                                                   monkeypatch):
+    monkeypatch.setattr(_threads, "cpu_flags", lambda: frozenset(flags))
+    if refused:
+        with pytest.raises(_threads.NumericEnvironmentError, match="import common before numpy"):
+            _threads.check_blas_kernels(kernels)
+    else:
+        _threads.check_blas_kernels(kernels)

@@ -84,25 +84,41 @@ def add_label(dim, group_dim):
     return f"Add-{group_dim}/{-(-dim // group_dim)}"
 
 
+# The practical algorithm's settings the paper does not state (issue 28): those of the authors' figure scripts
+# (demo/demoCustomise.m: zero prior mean in the GP and its likelihood, sigma in [0.03, 30] std(y_init), DIRECT run
+# to its budget as their diRect.m) and the project's earlier choice (mean(y), their library's default when a script
+# sets none; sigma in [0.03, 30] var(y_init); DIRECT also stopped by a volume tolerance of 1e-16 and a side
+# tolerance of 1e-6). A run's configuration names its settings, except the "earlier" runs computed before the
+# choice existed: no "settings" key means "earlier".
+SETTINGS = {"authors": {"prior_mean": "zero", "scale_units": "std", "direct_to_budget": True},
+            "earlier": {"prior_mean": "mean", "scale_units": "variance", "direct_to_budget": False}}
 _PAPER = dict(configurations=[configuration_name(*c) for c in CONFIGURATIONS], T_bo=400, n_runs=20,
               budget_scale=1.0, n_dec_factor=5, add_dims=None, real_world=list(REAL_WORLD), real_world_T=400,
-              real_world_runs=10, ablation_configuration="(24,6,4)", ablation_runs=10, confirmatory=False)
-# The ablation of two choices the paper's text and the authors' code disagree on (spec §2.5, §8), each alone
-# against the synthetic block's runs of the same seeds: the paper's literal first 25 iterations (h = 1e-5, nothing
-# learned) and the zero prior mean of the authors' demo scripts.
-ABLATIONS = {"first 25 at h = 1e-5": {"initial_bandwidth": 1e-5}, "zero prior mean": {"prior_mean": "zero"}}
+              real_world_runs=10, ablation_configuration="(24,6,4)", ablation_runs=10, confirmatory=False,
+              settings="authors", earlier_settings_runs=20)
+# The ablation of single choices against the synthetic block's runs of the same seeds and settings, each alone:
+# the paper's literal first 25 iterations (h = 1e-5, nothing learned; the text and the authors' code disagree,
+# spec §2.5, §8) and each setting in which the two SETTINGS differ, set to the other's value.
+ABLATIONS = {
+    "authors": {"first 25 at h = 1e-5": {"initial_bandwidth": 1e-5}, "mean(y) prior mean": {"prior_mean": "mean"},
+                "sigma range in variance units": {"scale_units": "variance"}},
+    "earlier": {"first 25 at h = 1e-5": {"initial_bandwidth": 1e-5}, "zero prior mean": {"prior_mean": "zero"}},
+}
+# The configuration keys an ablation may set, on top of its settings.
+ABLATED_CHOICES = ("initial_bandwidth", "prior_mean", "scale_units")
 SCALES = {
     "smoke": {**_PAPER, "configurations": ["(10,3,3)"], "T_bo": 6, "n_runs": 1, "budget_scale": 0.1, "n_dec_factor": 1,
               "add_dims": {"10": [3]}, "real_world": [SDSS], "real_world_T": 4, "real_world_runs": 1,
-              "ablation_configuration": "(10,3,3)", "ablation_runs": 1},
+              "ablation_configuration": "(10,3,3)", "ablation_runs": 1, "earlier_settings_runs": 1},
     "quick": {**_PAPER, "configurations": ["(10,3,3)", "(24,6,4)"], "T_bo": 60, "n_runs": 3, "budget_scale": 0.25,
               "n_dec_factor": 2, "add_dims": {"10": [3], "24": [6]}, "real_world_T": 30, "real_world_runs": 2,
-              "ablation_runs": 3},
+              "ablation_runs": 3, "earlier_settings_runs": 0},
     "paper": _PAPER,
 }
-PUBLISHED = {"scale": "paper"}
+# The earlier settings until the grid under the authors' is cached (issue 28).
+PUBLISHED = {"scale": "paper", "settings": "earlier"}
 BY_NAME = {configuration_name(*c): c for c in CONFIGURATIONS}
-CELL_FIELDS = ("experiment", "problem", "method")
+CELL_FIELDS = ("experiment", "problem", "method", "settings", "ablation")
 
 
 def _check_budget_scale(value):
@@ -122,7 +138,20 @@ ALLOWED = {
     "budget_scale": _check_budget_scale, "n_dec_factor": range(1, 21), "add_dims": _check_add_dims,
     "real_world": list(REAL_WORLD), "real_world_T": range(1, 1001), "real_world_runs": range(0, 101),
     "ablation_configuration": list(BY_NAME), "ablation_runs": range(0, 101), "confirmatory": [False, True],
+    "settings": list(SETTINGS), "earlier_settings_runs": range(0, 101),
 }
+
+
+def settings_key(name):
+    """The configuration entry naming the settings ``name`` (none for "earlier": see :data:`SETTINGS`)."""
+    return {} if name == "earlier" else {"settings": name}
+
+
+def settings_of(table):
+    """Each row's settings name: the tidy table's ``settings`` column, "earlier" where a run has none."""
+    if "settings" not in table:
+        return pd.Series("earlier", index=table.index)
+    return table["settings"].fillna("earlier")
 
 
 def methods_of(configuration, params):
@@ -140,21 +169,29 @@ def real_world_methods(problem, params):
 
 def make_grid(params):
     """All run configurations for resolved parameters (DiRect is deterministic: one run per problem)."""
-    grid = []
-    for name in params["configurations"]:
-        for method in methods_of(BY_NAME[name], params):
-            seeds = [0] if method == "DiRect" else range(params["n_runs"])
-            grid += [{"paper": PAPER, "experiment": "synthetic", "problem": name, "method": method, "seed": seed,
-                      "T_bo": params["T_bo"], "budget_scale": params["budget_scale"],
-                      "n_dec_factor": params["n_dec_factor"]} for seed in seeds]
+    grid = synthetic_grid(params, params["settings"], params["n_runs"])
+    if params["settings"] != "earlier":
+        grid += synthetic_grid(params, "earlier", params["earlier_settings_runs"])
     grid += ablation_grid(params)
     for problem in params["real_world"] if params["real_world_runs"] else []:
         for method in real_world_methods(problem, params):
             seeds = [0] if method == "DiRect" else range(params["real_world_runs"])
             grid += [{"paper": PAPER, "experiment": "real_world", "problem": problem, "method": method, "seed": seed,
                       "T_bo": params["real_world_T"], "budget_scale": params["budget_scale"],
-                      "n_dec_factor": params["n_dec_factor"]} for seed in seeds]
+                      "n_dec_factor": params["n_dec_factor"], **settings_key(params["settings"])} for seed in seeds]
     return grid + (confirmatory_grid(params) if params["confirmatory"] else [])
+
+
+def synthetic_grid(params, settings, n_runs):
+    """The synthetic block (Figures 3 and 4) under ``settings``, seeds 0 to ``n_runs`` - 1 (DiRect: one run)."""
+    grid = []
+    for name in params["configurations"] if n_runs else []:
+        for method in methods_of(BY_NAME[name], params):
+            seeds = [0] if method == "DiRect" else range(n_runs)
+            grid += [{"paper": PAPER, "experiment": "synthetic", "problem": name, "method": method, "seed": seed,
+                      "T_bo": params["T_bo"], "budget_scale": params["budget_scale"],
+                      "n_dec_factor": params["n_dec_factor"], **settings_key(settings)} for seed in seeds]
+    return grid
 
 
 def confirmatory_grid(params):
@@ -173,8 +210,43 @@ def confirmatory_grid(params):
                 seeds_of[(block, problem, method)] = max(seeds_of.get((block, problem, method), 0), count)
     budgets = {"synthetic": params["T_bo"], "real_world": params["real_world_T"]}
     return [{"paper": PAPER, "experiment": block, "problem": problem, "method": method, "seed": seed,
-             "T_bo": budgets[block], "budget_scale": params["budget_scale"], "n_dec_factor": params["n_dec_factor"]}
+             "T_bo": budgets[block], "budget_scale": params["budget_scale"], "n_dec_factor": params["n_dec_factor"],
+             **settings_key(params["settings"])}
             for (block, problem, method), count in seeds_of.items() for seed in confirmatory.fresh_seeds(count)]
+
+
+def split_settings(table, params):
+    """``(runs, earlier)``: the tidy table's runs under the grid's settings, and the synthetic block's runs under
+    the earlier settings run beside them for :func:`settings_comparison` (empty when the grid's settings are the
+    earlier ones)."""
+    settings = settings_of(table)
+    earlier = table[(settings == "earlier") & (table["experiment"] == "synthetic")]
+    return table[settings == params["settings"]], earlier.iloc[:0] if params["settings"] == "earlier" else earlier
+
+
+def settings_comparison(runs, earlier, at=50):
+    """What the settings move, per configuration and method, over the seeds both ran: the mean average regret
+    R_T/T at T = ``at`` queries (the initial design included, as on the figures' axis) and the mean final S_T under the earlier settings and
+    under the grid's, with the paired ratio of final S_T (grid's / earlier) and its 95 % interval
+    (:func:`common.stats.paired_by_seed`). ``runs`` and ``earlier`` as :func:`split_settings` returns them."""
+    rows = []
+    if earlier.empty:
+        return pd.DataFrame(rows)
+    ours = runs[runs["experiment"] == "synthetic"]
+    step = at - 1  # the row of query T = at
+    for (problem, method), before in earlier.groupby(["problem", "method"], sort=False):
+        after = ours[(ours["problem"] == problem) & (ours["method"] == method)
+                     & ours["seed"].isin(before["seed"].unique())]
+        if after.empty:
+            continue
+        final_before, final_after = (final_rows(frame).set_index("seed")["simple_regret"] for frame in (before, after))
+        comparison = stats.paired_by_seed(final_after, final_before, higher_is_better=False, scale="ratio")
+        rows.append({"configuration": problem, "method": method, "seeds": len(final_after),
+                     f"R_T/T at T={at}, earlier": before.loc[before["eval"] == step, "average_regret"].mean(),
+                     f"R_T/T at T={at}, authors'": after.loc[after["eval"] == step, "average_regret"].mean(),
+                     "S_T earlier": final_before.mean(), "S_T authors'": final_after.mean(),
+                     "S_T ratio (authors' / earlier)": "" if comparison is None else str(comparison.effect)})
+    return pd.DataFrame(rows)
 
 
 def ablation_methods(params):
@@ -184,8 +256,9 @@ def ablation_methods(params):
 
 
 def ablation_grid(params):
-    """The runs of :data:`ABLATIONS` on ``ablation_configuration``, seeds 0 to ``ablation_runs`` - 1; the
-    synthetic block runs the same seeds with the default choices (its configurations must include this one)."""
+    """The runs of :data:`ABLATIONS` of the grid's settings on ``ablation_configuration``, seeds 0 to
+    ``ablation_runs`` - 1; the synthetic block runs the same seeds with the settings' own choices (its
+    configurations must include this one)."""
     if not params["ablation_runs"]:
         return []
     if params["ablation_configuration"] not in params["configurations"] or params["ablation_runs"] > params["n_runs"]:
@@ -194,14 +267,15 @@ def ablation_grid(params):
                          f"({params['n_runs']}): the ablation is compared with those runs")
     return [{"paper": PAPER, "experiment": "ablation", "problem": params["ablation_configuration"], "method": method,
              "seed": seed, "T_bo": params["T_bo"], "budget_scale": params["budget_scale"],
-             "n_dec_factor": params["n_dec_factor"], "ablation": name, **choices}
-            for name, choices in ABLATIONS.items() for method in ablation_methods(params)
+             "n_dec_factor": params["n_dec_factor"], **settings_key(params["settings"]), "ablation": name, **choices}
+            for name, choices in ABLATIONS[params["settings"]].items() for method in ablation_methods(params)
             for seed in range(params["ablation_runs"])]
 
 
 def ablation_table(table, params):
-    """Per method and ablation: the mean final S_T with the default choices and with the ablated one over the
-    same seeds, on how many seeds the ablated choice ends lower, and the paired effect (ablated against default).
+    """Per method and ablation of the grid's settings: the mean final S_T with the settings' own choices and with
+    the ablated one over the same seeds, on how many seeds the ablated choice ends lower, and the paired effect
+    (ablated against default).
 
     ``ratio`` is the ratio of mean final S_T, ablated over default, with its 95 % interval
     (:func:`common.stats.paired_comparison`); ``outcome`` is "lower" or "higher" when the interval lies wholly on
@@ -211,11 +285,12 @@ def ablation_table(table, params):
     the observed effect and spread (``seeds to decide``, :attr:`common.stats.CellJudgement.seeds_to_decide`).
     """
     finals = final_rows(table)
+    finals = finals[settings_of(finals) == params["settings"]]
     problem, seeds = params["ablation_configuration"], range(params["ablation_runs"])
     default = finals[(finals["experiment"] == "synthetic") & (finals["problem"] == problem)
                      & finals["seed"].isin(seeds)]
     rows = []
-    for name in ABLATIONS:
+    for name in ABLATIONS[params["settings"]]:
         for method in ablation_methods(params):
             base = default[default["method"] == method].set_index("seed")["simple_regret"]
             ablated = finals[(finals["experiment"] == "ablation") & (finals["ablation"] == name)
@@ -288,10 +363,11 @@ def make_method(config, problem):
     else:
         full = min(5000, 100 * dim) * config["budget_scale"]
     method = config["method"]
-    # The ablation's choices (ABLATIONS); absent from every other run's configuration.
-    choices = {"initial_bandwidth": config.get("initial_bandwidth"), "prior_mean": config.get("prior_mean", "mean")}
+    # The run's settings, and an ablation's choices on top (ABLATIONS; absent from every other configuration).
+    choices = {**SETTINGS[config.get("settings", "earlier")],
+               **{name: config[name] for name in ABLATED_CHOICES if name in config}}
     if method == "GP-EI":
-        return PracticalGPEI(problem.bounds, int(full), relearn_every=RELEARN_EVERY, n_init=N_INIT)
+        return PracticalGPEI(problem.bounds, int(full), relearn_every=RELEARN_EVERY, n_init=N_INIT, **choices)
     if method in ("GP-UCB", "REMBO"):
         return PracticalAddGPUCB(problem.bounds, int(full), groups=[np.arange(dim)], name=method,
                                  relearn_every=RELEARN_EVERY, n_init=N_INIT, **choices)  # REMBO: on the embedding's box
@@ -308,11 +384,13 @@ class _Enough(Exception):
     """Raised by the objective once DIRECT has made the queries it is allowed."""
 
 
-def _direct_queries(problem, n_queries):
+def _direct_queries(problem, n_queries, to_budget):
     """f at DIRECT's first ``n_queries`` queries, in its order (the box centre first).
 
     DIRECT divides whole rectangles, so a budget would end it before its last
     round; the queries of an unbounded run are cut at ``n_queries`` instead.
+    ``to_budget``: no volume or side-length tolerance stops it (the authors'
+    ``diRect.m``); else the project's defaults may end it with fewer queries.
     """
     values = []
 
@@ -323,7 +401,8 @@ def _direct_queries(problem, n_queries):
         return values[-1]
 
     try:  # a round adds at most 2 D points per rectangle, so this budget is never what stops the run
-        direct_maximize(objective, problem.bounds, max_evals=n_queries * (1 + 2 * len(problem.bounds)))
+        direct_maximize(objective, problem.bounds, max_evals=n_queries * (1 + 2 * len(problem.bounds)),
+                        **({"vol_tol": 0.0, "len_tol": 0.0} if to_budget else {}))
     except _Enough:
         pass
     return np.concatenate(values)[:n_queries]
@@ -342,7 +421,8 @@ def run(config, iterations=None):
     init_rng = make_rng(*repetition, "initial design")  # shared by every method of a repetition
     method_rng = make_rng(*repetition, config["method"], "method")
     if config["method"] == "DiRect":
-        f = _direct_queries(problem, N_INIT + n_queries)
+        to_budget = SETTINGS[config.get("settings", "earlier")]["direct_to_budget"]
+        f = _direct_queries(problem, N_INIT + n_queries, to_budget)
     elif config["method"] == "RAND":
         design = initial_design(problem.bounds, N_INIT, init_rng)
         f = np.concatenate([problem(design), problem(initial_design(problem.bounds, n_queries, method_rng))])

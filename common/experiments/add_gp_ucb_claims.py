@@ -399,10 +399,11 @@ def claim_specs():
 
 
 def judge(table, params):
-    """The verdict table of every claim on the runs of an execution: judged on the paper's seeds, with the
+    """The verdict table of every claim on the runs of an execution under the grid's settings
+    (:func:`~common.experiments.add_gp_ucb.split_settings`): judged on the paper's seeds, with the
     confirmatory plan's state, and its verdicts on the fresh seeds alone where they ran, in the ``confirmatory``
     column (:func:`common.confirmatory.beside`)."""
-    paper, fresh = confirmatory.split(table)
+    paper, fresh = confirmatory.split(experiment.split_settings(table, params)[0])
     verdicts = claims.judge(claim_specs(), paper, params, ran=what_ran(params))
     fresh_verdicts = claims.judge(claim_specs(), fresh, params, ran=what_ran(params)) if len(fresh) else None
     return confirmatory.beside(verdicts, fresh_verdicts, confirmatory.load_plan(experiment.PAPER))
@@ -539,8 +540,9 @@ def _ablation_bullet(table, params):
     seeds = sorted(set(rows["seeds"]))
     seeds = (f"{seeds[0]} paired seed{'s' if seeds[0] != 1 else ''}" if len(seeds) == 1
              else f"{seeds[0]} to {seeds[-1]} paired seeds")
-    return (f"* **The two choices the text and the code disagree on (ablation, {params['ablation_configuration']}, "
-            f"{seeds}).** Mean final S_T with the code's choice -> the other, and the ratio ablated / "
+    return (f"* **Single choices changed from the {params['settings']} settings (ablation, "
+            f"{params['ablation_configuration']}, {seeds}).** Mean final S_T with the settings' choice -> the other, "
+            f"and the ratio ablated / "
             f"default with its 95 % interval (lower or higher: the interval wholly below or above 1): "
             f"{'; '.join(parts)}. An effect of a factor 1.1 either way is ruled out (the interval within "
             f"[1/1.1, 1.1]) in {len(ruled_out)} of {len(rows)} cells; in the {len(undecided)} cells whose interval "

@@ -91,17 +91,23 @@ class AddGPUCB(GPAcquisitionMethod):
     bounds : (D, 2) box.
     max_evals : int, the total DIRECT budget of one acquisition maximization.
     step : callable ``step(n_observations, iteration) -> t`` (default: observations + 1).
+    direct_to_budget : bool, default False
+        True: each DIRECT search stops only at its budget (no volume or side-length tolerance), as the
+        authors' ``diRect.m`` (whose only other rule, 100 trisections of a side, is never reached here);
+        False: also at :func:`~common.optimizers.direct_maximize`'s default tolerances.
     **gp_options : noise_variance, noise_bounds, y_transform, mle_restarts, fit_hyperparameters
         of :class:`~common.bo.GPAcquisitionMethod`.
     """
 
-    def __init__(self, kernel, bounds, max_evals, step=None, name="Add-GP-UCB", **gp_options):
+    def __init__(self, kernel, bounds, max_evals, step=None, name="Add-GP-UCB", direct_to_budget=False,
+                 **gp_options):
         if not isinstance(kernel, AdditiveKernel):
             raise ValueError(f"kernel must be an AdditiveKernel (one group of all coordinates for GP-UCB); "
                              f"got {kernel!r}.")
         super().__init__(kernel, bounds, acquisition="UCB", name=name, **gp_options)
         self.max_evals = int(max_evals)
         self.step = step or (lambda n_observations, iteration: n_observations + 1)
+        self.direct_options = {"vol_tol": 0.0, "len_tol": 0.0} if direct_to_budget else {}
 
     def propose(self, X, y, iteration, rng):
         gp = self.fit_model(X, y, rng)
@@ -119,7 +125,8 @@ class AddGPUCB(GPAcquisitionMethod):
             return values
 
         budget = -(-self.max_evals // len(posteriors.groups))  # ceil: equal shares of the total
-        results = direct_maximize_groups(group_ucbs, [self.bounds[group] for group in posteriors.groups], budget)
+        results = direct_maximize_groups(group_ucbs, [self.bounds[group] for group in posteriors.groups], budget,
+                                         **self.direct_options)
         x = self.bounds.mean(axis=1)
         for group, result in zip(posteriors.groups, results):
             x[group] = result.x
@@ -152,21 +159,28 @@ def random_decomposition(dim, group_dim, rng):
 class DecompositionLikelihood:
     """log p(y | X) of the practical algorithm's GP at any decomposition and (h, sigma).
 
-    The GP has the constant prior mean mean(y), a fixed noise variance and the
-    additive kernel sigma sum_j exp(-|x_{G_j} - x'_{G_j}|^2 / (2 h^2)). Each
-    evaluation builds K and factors it once (a GaussianProcess would also set
-    up its posterior and factor again for the likelihood): the decomposition
-    search scores 5 D decompositions per relearning.
+    The GP has a constant prior mean m (zero, or mean(y) with ``center``), a
+    fixed noise variance and the additive kernel
+    sigma sum_j exp(-|x_{G_j} - x'_{G_j}|^2 / (2 h^2)), so that
+
+        log p(y | X) = -1/2 (y - m)^T Delta^{-1} (y - m) - 1/2 log |Delta| - n/2 log(2 pi).
+
+    Each evaluation builds K and factors it once (a GaussianProcess would also
+    set up its posterior and factor again for the likelihood): the
+    decomposition search scores 5 D decompositions per relearning.
 
     Parameters
     ----------
     X : (n, D) inputs; y : (n,) observations; noise_variance : float
+    center : bool, default True
+        The prior mean: mean(y) when True, zero when False; the same as the GP
+        the likelihood selects hyperparameters for.
     """
 
-    def __init__(self, X, y, noise_variance):
+    def __init__(self, X, y, noise_variance, center=True):
         self.X = np.asarray(X, dtype=float)
         y = np.asarray(y, dtype=float)
-        self.y = y - y.mean()
+        self.y = y - y.mean() if center else y
         self.noise_variance = float(noise_variance)
         self.dim = self.X.shape[1]
         self._coordinate_distances = None  # (n, n, D), computed on first use
@@ -254,7 +268,9 @@ def learn_decomposition(likelihood, group_dim, n_decompositions, log_bounds, rng
 
 
 # The prior means of the practical algorithm and the GP's y_transform that gives each.
-PRIOR_MEANS = {"mean": "center", "zero": "none"}
+PRIOR_MEANS = {"zero": "none", "mean": "center"}
+# The units of the scale sigma's range [0.03, 30] s, s being std(y_init) or its square.
+SCALE_UNITS = ("std", "variance")
 
 
 class PracticalAddGPUCB(AddGPUCB):
@@ -264,10 +280,10 @@ class PracticalAddGPUCB(AddGPUCB):
 
     Add-d/M (``group_dim=d``) learns groups of size d by :func:`learn_decomposition`;
     Add-* (``groups`` given: the function's own) and GP-UCB (``groups=[all]``) learn only (h, sigma).
-    The GP has a constant prior mean (the mean of y, ``y_transform="center"``) and a fixed noise
-    variance 0.01 std(y_init); h ranges over [1e-5, 5] (in the units of the box; the authors' [-1, 1]),
-    sigma over [0.03, 30] var(y_init) (sigma is a variance; the authors' code multiplies std(y_init), see
-    the notebook), y_init being the first ``n_init`` observations.
+    The GP has a constant prior mean (``prior_mean``) and a fixed noise variance 0.01 std(y_init); h ranges over
+    [1e-5, 5] (in the units of the box; the authors' [-1, 1]), sigma over [0.03, 30] std(y_init) (``scale_units``),
+    y_init being the first ``n_init`` observations. The defaults are the settings of the authors' figure scripts
+    (``demo/demoCustomise.m``).
 
     Parameters
     ----------
@@ -281,16 +297,24 @@ class PracticalAddGPUCB(AddGPUCB):
     initial_bandwidth : float, optional
         The paper's literal first iterations (§5: "for the first 25 iterations we set the bandwidth to a small
         value (10^-5)"): before BO iteration ``relearn_every + 1`` nothing is learned; h is this value, sigma
-        var(y_init) and the groups the starting ones. None (default): learned from iteration 1, as the
-        authors' code does.
-    prior_mean : {"mean", "zero"}, default "mean"
-        The constant prior mean: mean(y) (the authors' library default) or zero (their demo scripts).
+        the reference scale of ``scale_units`` and the groups the starting ones. None (default): learned from
+        iteration 1, as the authors' code does.
+    prior_mean : {"zero", "mean"}, default "zero"
+        The constant prior mean, in the GP and in the marginal likelihood alike: zero (the authors' figure
+        scripts) or mean(y) (their library's default when a script sets none).
+    scale_units : {"std", "variance"}, default "std"
+        sigma's range is [0.03, 30] std(y_init) (the authors' scripts and library) or [0.03, 30] var(y_init).
+    direct_to_budget : bool, default True
+        Whether the acquisition's DIRECT runs to its budget, as the authors' ``diRect.m`` (see :class:`AddGPUCB`).
     """
 
     def __init__(self, bounds, max_evals, *, group_dim=None, groups=None, n_decompositions=None,
-                 relearn_every=25, n_init=10, name=None, initial_bandwidth=None, prior_mean="mean"):
+                 relearn_every=25, n_init=10, name=None, initial_bandwidth=None, prior_mean="zero",
+                 scale_units="std", direct_to_budget=True):
         if prior_mean not in PRIOR_MEANS:
             raise ValueError(f"prior_mean must be one of {list(PRIOR_MEANS)}; got {prior_mean!r}.")
+        if scale_units not in SCALE_UNITS:
+            raise ValueError(f"scale_units must be one of {list(SCALE_UNITS)}; got {scale_units!r}.")
         if initial_bandwidth is not None and not initial_bandwidth > 0:
             raise ValueError(f"initial_bandwidth must be None or a positive number; got {initial_bandwidth!r}.")
         bounds = np.asarray(bounds, dtype=float)
@@ -301,10 +325,12 @@ class PracticalAddGPUCB(AddGPUCB):
         self.group_dim = group_dim
         self.n_decompositions = 5 * dim if n_decompositions is None else int(n_decompositions)
         self.relearn_every, self.n_init = int(relearn_every), int(n_init)
+        self.centered, self.scale_power = prior_mean == "mean", 1 if scale_units == "std" else 2
         start = groups if groups is not None else random_decomposition(dim, group_dim, np.random.default_rng(0))
         label = name or (f"Add-{group_dim}/{-(-dim // group_dim)}" if group_dim else "Add-GP-UCB")
         super().__init__(AdditiveKernel(SquaredExponential(1.0), start), bounds, max_evals, name=label,
-                         y_transform=PRIOR_MEANS[prior_mean], fit_hyperparameters=False)
+                         direct_to_budget=direct_to_budget, y_transform=PRIOR_MEANS[prior_mean],
+                         fit_hyperparameters=False)
         self.bandwidth_upper, self._small_std_streak, self._relearn_now = BANDWIDTH_RANGE[1], 0, False
         self.initial_bandwidth, self._fixed_start = initial_bandwidth, False
 
@@ -313,16 +339,18 @@ class PracticalAddGPUCB(AddGPUCB):
         # The authors' scale is std(y_init); where the initial values are all equal (a flat region), the
         # spread of every observation so far, else 1, keeps the noise and sigma range positive.
         spread = np.std(y[:self.n_init]) or np.std(y) or 1.0
+        reference_scale = spread**self.scale_power
         self._fixed_start = self.initial_bandwidth is not None and n_observed < self.relearn_every
         if self._fixed_start:
             self.gp_options["noise_variance"] = 0.01 * spread
-            self.kernel = AdditiveKernel(SquaredExponential(self.initial_bandwidth, spread**2), self.kernel.groups)
+            self.kernel = AdditiveKernel(SquaredExponential(self.initial_bandwidth, reference_scale),
+                                         self.kernel.groups)
         elif n_observed % self.relearn_every == 0 or self._relearn_now:
             self._relearn_now = False
             self.gp_options["noise_variance"] = 0.01 * spread
             log_bounds = np.log([[BANDWIDTH_RANGE[0], self.bandwidth_upper],
-                                 [0.03 * spread**2, 30.0 * spread**2]])
-            likelihood = DecompositionLikelihood(X, y, self.gp_options["noise_variance"])
+                                 [0.03 * reference_scale, 30.0 * reference_scale]])
+            likelihood = DecompositionLikelihood(X, y, self.gp_options["noise_variance"], center=self.centered)
             if self.group_dim is None:
                 self.kernel = fit_scale_and_bandwidth(likelihood, self.kernel.groups, log_bounds)
             else:
@@ -355,18 +383,19 @@ class PracticalGPEI(PracticalAddGPUCB):
     the same hyperparameter schedule), expected improvement over the best observation maximized by DIRECT.
 
     EI(x) = (mu - y+) Phi(u) + sigma phi(u), u = (mu - y+) / sigma, and max(mu - y+, 0) where sigma = 0
-    (the authors' ``getEIUtility.m``; :class:`~common.acquisitions.ExpectedImprovement`).
+    (the authors' ``getEIUtility.m``; :class:`~common.acquisitions.ExpectedImprovement`). ``settings``:
+    ``prior_mean``, ``scale_units`` and ``direct_to_budget`` of :class:`PracticalAddGPUCB`.
     """
 
-    def __init__(self, bounds, max_evals, *, relearn_every=25, n_init=10, name="GP-EI"):
+    def __init__(self, bounds, max_evals, *, relearn_every=25, n_init=10, name="GP-EI", **settings):
         super().__init__(bounds, max_evals, groups=[np.arange(len(bounds))], relearn_every=relearn_every,
-                         n_init=n_init, name=name)
+                         n_init=n_init, name=name, **settings)
 
     def propose(self, X, y, iteration, rng):
         gp = self.fit_model(X, y, rng)
         self.last_gp = gp
         acquisition = ExpectedImprovement(float(np.max(y)))
-        x = direct_maximize(lambda Z: acquisition(gp, Z), self.bounds, self.max_evals).x
+        x = direct_maximize(lambda Z: acquisition(gp, Z), self.bounds, self.max_evals, **self.direct_options).x
         x = away_from_queries(x, X, self.bounds, float(gp.kernel.base.lengthscale[0]), rng)
         self._watch_posterior_std(x)
         return x[None, :]
