@@ -196,3 +196,99 @@ def test_an_ablation_rules_out_closing_the_gap_only_with_an_interval_and_ten_see
     table = experiment.ablation_against_gap(_ablation_finals(ablated_value, seeds), claims.load_paper_numbers("bo_pp"),
                                             500)
     assert table.loc[0, "closes the gap"] == expected
+
+
+def _table1_finals():
+    """Every (problem, method) of Table 1 at 3 seeds, rows shuffled; BO-PP at the baseline's value + tau0."""
+    rows = [{"experiment": "synthetic" if problem in experiment.SYNTHETIC else "real_world", "problem": problem,
+             "acquisition": acquisition, "tau0": tau0, "method": experiment.method_label(acquisition, tau0),
+             "seed": seed, "iteration": 100, "value": 1.0 + seed + tau0}
+            for problem in (*experiment.SYNTHETIC, *experiment.REAL_WORLD) for acquisition in experiment.ACQUISITIONS
+            for tau0 in experiment.TAU0S for seed in range(3)]
+    return pd.DataFrame(rows).sample(frac=1.0, random_state=0)
+
+
+def test_table1_rows_follow_the_papers_table_whatever_the_order_of_the_runs():
+    numbers = claims.load_paper_numbers("bo_pp")
+    table = experiment.table1(_table1_finals(), numbers)
+    paper_rows = numbers[numbers["table"] == "table1"]
+    ours = [(experiment.PAPER_PROBLEM.get(problem, problem), method)
+            for problem, method in zip(table["problem"], table["method"])]
+    assert ours == list(zip(paper_rows["problem"], paper_rows["method"]))  # the transcription keeps the paper's order
+    assert (table["runs"] == 3).all() and (table["T"] == 100).all()
+
+
+def test_table1_marks_no_worse_by_the_direction_of_each_block():
+    table = experiment.table1(_table1_finals(), claims.load_paper_numbers("bo_pp")).set_index(["problem", "method"])
+    # BO-PP is above BO by tau0: worse on a regret, better on a score.
+    assert table.loc[("Dropwave", "UCB-PP01"), "no worse than BO"] == "✗"
+    assert table.loc[("NN_cancer", "UCB-PP01"), "no worse than BO"] == "✓"
+    assert table.loc[("NN_cancer", "UCB"), "no worse than BO"] == ""
+
+
+@pytest.mark.parametrize("ours, ablated, paper, expected", [
+    (1.0, 0.2, 0.3, True), (1.0, 0.3, 0.3, True), (1.0, 0.5, 0.3, False),  # a gap downwards
+    (0.1, 0.4, 0.3, True), (0.1, 0.2, 0.3, False), (0.1, 0.0, 0.3, False),  # a gap upwards; the wrong way
+    (0.3, 5.0, 0.3, True),                                                    # no gap at all
+])
+def test_an_ablation_moves_as_far_as_the_gap_only_to_the_papers_mean_or_beyond(ours, ablated, paper, expected):
+    assert experiment.moves_as_far(ours, ablated, paper) is expected
+
+
+def _gap_finals(seeds=12):
+    """Our baselines on Dropwave and Hart6 UCB at mean 1; a budget ablation at 1 and a shifted box at 0.27, the
+    paper's Dropwave UCB mean (there is no shifted box for Hart6, whose optimum is off-centre)."""
+    spread = [0.01 * (seed - (seeds - 1) / 2) for seed in range(seeds)]
+    rows = []
+    for problem in ("Dropwave", "Hart6"):
+        rows += [("synthetic", problem, "UCB", 0.0, seed, 500, 1.0 + spread[seed]) for seed in range(seeds)]
+        rows += [("direct_ablation", problem, "UCB", 0.0, seed, 10, 1.0 + spread[seed]) for seed in range(seeds)]
+    rows += [("shifted_box", "Dropwave", "UCB", 0.0, seed, 500, 0.271 + spread[seed]) for seed in range(seeds)]
+    rows += [("shifted_box", "Dropwave", "UCB", 0.01, seed, 500, 0.5) for seed in range(seeds)]  # not a baseline
+    return _finals(rows)
+
+
+def test_the_shifted_box_is_an_ablation_of_the_gap_on_the_centred_functions_only():
+    gap = experiment.ablation_against_gap(_gap_finals(), claims.load_paper_numbers("bo_pp"), 500)
+    shifted = gap[gap["ablation"] == "centre of the box"]
+    assert list(shifted["function"]) == ["Dropwave"] and list(shifted["setting"]) == ["shifted box"]
+    assert shifted["closes the gap"].item() == "cannot rule out" and shifted["moves as far as the gap"].item() == "yes"
+    found = experiment.gap_summary(gap)
+    assert found["cells"] == ["Dropwave UCB", "Hart6 UCB"] and found["ablations"] == {"Dropwave UCB": 2, "Hart6 UCB": 1}
+    # Without the shifted box neither cell moves; with it, Dropwave's gap is closed by the shift alone.
+    assert found["all_rule_out_but_shift"] == found["none_moves_as_far_but_shift"] == ["Dropwave UCB", "Hart6 UCB"]
+    assert found["all_rule_out"] == found["none_moves_as_far"] == ["Hart6 UCB"]
+    assert found["open_by_setting"] == {"10·d (DIRECT budget)": (0, 2), "shifted box (centre of the box)": (1, 1)}
+
+
+def test_direct_budget_table_counts_exact_zeros_at_each_budget():
+    rows = [("synthetic", "Griewank", "PI", 0.0, seed, 500, 0.0 if seed < 4 else 0.5) for seed in range(6)]
+    rows += [("direct_ablation", "Griewank", "PI", 0.0, seed, 10, 1e-13 if seed < 5 else 0.5) for seed in range(6)]
+    table = experiment.direct_budget_table(_finals(rows), claims.load_paper_numbers("bo_pp"), 500)
+    assert (table.loc[0, "zeros at 10·d"], table.loc[0, "zeros at 500·d"]) == (5, 4)
+    assert list(table.filter(like="zeros at").columns) == ["zeros at 10·d", "zeros at 500·d"]  # budgets increasing
+
+
+def test_zeros_on_each_box_count_every_variant_on_the_shifted_blocks_seeds():
+    rows = [("synthetic", "Griewank", "PI", tau0, seed, 500, 0.0) for tau0 in (0.0, 0.01) for seed in range(8)]
+    rows += [("synthetic", "Griewank", "UCB", 0.0, seed, 500, 0.0) for seed in range(8)]   # another acquisition
+    rows += [("shifted_box", "Griewank", "PI", tau0, seed, 500, 0.0 if seed == 0 else 0.3)
+             for tau0 in (0.0, 0.01) for seed in range(5)]
+    zeros = experiment.zeros_on_each_box(_finals(rows), ["Griewank", "Rastrigin"], "PI")
+    assert zeros == {"usual": (10, 10), "shifted": (2, 10)}  # the usual box on the shifted block's 5 seeds only
+    assert experiment.zeros_on_each_box(_finals(rows), ["Dropwave"], "PI") is None
+
+
+def test_zeros_by_budget_sums_the_centred_functions_per_acquisition():
+    rows = []
+    for problem in ("Griewank", "Rastrigin", "Hart6"):
+        for acquisition in ("UCB", "PI"):
+            rows += [("synthetic", problem, acquisition, 0.0, seed, 500, 0.0 if seed < 2 else 0.4) for seed in range(5)]
+            rows += [("direct_ablation", problem, acquisition, 0.0, seed, 10, 0.0) for seed in range(5)]
+    numbers = claims.load_paper_numbers("bo_pp")
+    zeros = experiment.zeros_by_budget(experiment.direct_budget_table(_finals(rows), numbers, 500),
+                                       ["Griewank", "Rastrigin"]).set_index("acquisition")
+    assert list(zeros.index) == ["UCB", "PI"] and (zeros["runs"] == 10).all()
+    assert (zeros["zeros at 10·d"] == 10).all() and (zeros["zeros at 500·d"] == 4).all()  # Hart6 left out
+    assert zeros.loc["PI", "paper"] == "Griewank 0, Rastrigin 0.0524"
+    assert experiment.zeros_by_budget(experiment.direct_budget_table(_finals(rows), numbers, 500), ["Dropwave"]) is None

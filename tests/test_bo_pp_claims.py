@@ -298,3 +298,29 @@ def test_without_fresh_runs_the_confirmatory_column_shows_the_plan():
     for row in confirmatory.load_plan("bo_pp").itertuples(index=False):
         expected = (f"planned: {row.planned_seeds} fresh seeds, not yet run" if row.planned_seeds else row.note)
         assert table.loc[row.id, "confirmatory"] == f"paper scale {row.paper_seeds} seeds; {expected}"
+
+
+def _centre_finals(usual_zero_seeds, shifted_zero_seeds, seeds=5):
+    """PI on Griewank at every tau0 on the usual and the shifted box, and plain PI at budgets 10 and 500 (the main
+    block), with the given numbers of seeds at exactly zero regret."""
+    rows = []
+    for tau0 in experiment.TAU0S:
+        rows += [("synthetic", tau0, seed, 500, 0.0 if seed < usual_zero_seeds else 0.3) for seed in range(seeds)]
+        rows += [("shifted_box", tau0, seed, 500, 0.0 if seed < shifted_zero_seeds else 0.3) for seed in range(seeds)]
+    rows += [("direct_ablation", 0.0, seed, 10, 0.0) for seed in range(seeds)]
+    frame = pd.DataFrame(rows, columns=["experiment", "tau0", "seed", "direct_evals_per_dim", "value"])
+    return frame.assign(problem="Griewank", acquisition="PI")
+
+
+def test_the_c3_sentence_counts_the_zeros_of_pi_on_each_box():
+    verdicts = pd.DataFrame({"id": ["C3"], "verdict": ["not reproduced"]})
+    text = bo_pp_claims._c3_is_the_centre(_centre_finals(4, 1), verdicts)
+    assert "C3 (not reproduced)" in text and "16 of 20 such runs do on the usual boxes, 4 of 20 on the shifted" in text
+    assert bo_pp_claims._c3_is_the_centre(_centre_finals(4, 1).query("experiment != 'shifted_box'"), verdicts) == ""
+
+
+def test_the_zeros_sentence_sets_the_smallest_budget_beside_ours():
+    numbers = claims.load_paper_numbers("bo_pp")
+    text = bo_pp_claims._zeros_at_the_smallest_budget(_centre_finals(3, 0), numbers, 500)
+    assert "of 5 per acquisition at 10·d: PI 5 (at our 500·d: PI 3)" in text and "PI Griewank 0" in text
+    assert bo_pp_claims._zeros_at_the_smallest_budget(_centre_finals(3, 0), numbers, 10) == ""  # ours is the smallest

@@ -46,6 +46,8 @@ SYNTHETIC = {
     "Rastrigin": lambda: Rastrigin(2),
 }
 REAL_WORLD = ("SVM_digits", "NN_digits", "NN_cancer", "NN_housing")
+#: Our problem -> the paper's, where a data set was substituted (the others keep their names).
+PAPER_PROBLEM = {"SVM_digits": "SVM_wine", "NN_digits": "NN_wine"}
 # The functions whose optimum sits at the exact centre of their usual box, which is DIRECT's first sample and,
 # with raw y, where the zero prior mean equals the optimum value of Griewank and Rastrigin. The shifted-box
 # ablation moves their box by BOX_SHIFT (per dimension, as a fraction of its width) so that the optimum is
@@ -65,7 +67,8 @@ _FULL = dict(
     acquisitions=list(ACQUISITIONS), tau0s=list(TAU0S),
     n_seeds=20, T=100, real_world_seeds=20, real_world_T=100, isotropic_seeds=20, ablation_seeds=20,
     n_init=5, direct_evals_per_dim=500, y_transform="none", mle_restarts=1,
-    pseudo_point_mode="box", direct_ablation_seeds=20, direct_ablation_budgets=[100, 2000], shift_ablation_seeds=20,
+    pseudo_point_mode="box", direct_ablation_seeds=20, direct_ablation_budgets=[10, 30, 100, 2000],
+    shift_ablation_seeds=20,
     confirmatory=False,
 )
 SCALES = {
@@ -254,7 +257,11 @@ def run(config, iterations=None):
     return result
 
 
-# --------------------------------------------------------------------------- the ablations' tables
+# --------------------------------------------------------------------------- Table 1 and the ablations' tables
+#: A final regret at or below this counts as exactly zero: the run queried the optimum itself.
+EXACT_ZERO = 1e-12
+
+
 def final_runs(table):
     """One row per run: its configuration and final values, with ``method`` and ``value`` (S_T, or best f)."""
     finals = final_rows(table).copy()
@@ -262,6 +269,46 @@ def final_runs(table):
     value = finals["regret"] if "regret" in finals else finals["best_so_far"]
     finals["value"] = value.where(value.notna(), finals["best_so_far"])
     return finals
+
+
+def table1(finals, paper_numbers):
+    """Table 1, ours beside the paper's, one row per (problem, method), in the paper's order of rows.
+
+    Parameters
+    ----------
+    finals : pandas.DataFrame
+        :func:`final_runs` of the tidy table; its ``synthetic`` and ``real_world`` runs are used.
+    paper_numbers : pandas.DataFrame
+        The paper's numbers, :func:`common.claims.load_paper_numbers`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``problem``, ``method``, ``ours`` and ``paper`` (mean ± std, ddof = 0, of the final S_T or best
+        f), ``runs``, ``T`` and ``no worse than BO`` (✓ where the BO-PP mean is no worse than its BO baseline's,
+        as the paper's bold type; blank for BO). Rows as in the paper's Table 1: the acquisitions UCB, PI, EI; in
+        each the synthetic functions, then the real-world problems, in the paper's order; for each, BO, then
+        tau0 = 0.01, 0.001, 0.0001. Only (problem, method) pairs with runs.
+    """
+    main = finals[finals["experiment"].isin(["synthetic", "real_world"])]
+    ours = main.groupby(["problem", "method"]).agg(mean=("value", "mean"), std=("value", lambda v: np.std(v, ddof=0)),
+                                                   runs=("value", "size"), T=("iteration", "max"))
+    rows = []
+    for acquisition in ACQUISITIONS:
+        for problem in (*SYNTHETIC, *REAL_WORLD):
+            for tau0 in TAU0S:
+                name = method_label(acquisition, tau0)
+                if (problem, name) not in ours.index:
+                    continue
+                mine, paper = ours.loc[(problem, name)], claims.paper_number(
+                    paper_numbers, "table1", problem=PAPER_PROBLEM.get(problem, problem), method=name)
+                base = ours["mean"].get((problem, acquisition), np.nan)
+                no_worse = mine["mean"] <= base if problem in SYNTHETIC else mine["mean"] >= base
+                rows.append({"problem": problem, "method": name, "ours": f"{mine['mean']:.4f} ± {mine['std']:.4f}",
+                             "paper": f"{paper.value:.4f} ± {paper.std:.4f}", "runs": int(mine["runs"]),
+                             "T": int(mine["T"]),
+                             "no worse than BO": "" if tau0 == 0 else ("✓" if no_worse else "✗")})
+    return pd.DataFrame(rows)
 
 
 def _in_paper_order(table):
@@ -321,13 +368,29 @@ FEWEST_SEEDS_TO_RULE_OUT = 10
 def ablation_against_gap(finals, paper_numbers, main_budget):
     """Each ablated choice against ours on the same seeds, per (function, acquisition), beside the paper's mean.
 
-    The ablations: the output scaling (``y_ablation``) and each DIRECT budget of ``direct_ablation``, both on
-    plain BO; ours is the main synthetic block (raw y, ``main_budget`` evaluations per dimension) on the
-    ablation's seeds. Per row: ``ratio``, the ratio of mean final S_T, ablated over ours, with its 95 % interval
-    (:func:`common.stats.paired_by_seed`); ``paper / ours``, the ratio that would bring our mean to the paper's
-    (taken as a fixed target); ``closes the gap``: "ruled out" when the interval excludes that ratio (the choice
-    alone does not explain the gap), "cannot rule out" when it holds it or the ablation has fewer than
-    :data:`FEWEST_SEEDS_TO_RULE_OUT` seeds. None without ablation runs.
+    Parameters
+    ----------
+    finals : pandas.DataFrame
+        :func:`final_runs` of the tidy table.
+    paper_numbers : pandas.DataFrame
+        The paper's numbers, :func:`common.claims.load_paper_numbers`.
+    main_budget : int
+        The main block's DIRECT evaluations per dimension (the budget the others are ablations of).
+
+    Returns
+    -------
+    pandas.DataFrame or None
+        One row per (ablation, setting, function, acquisition), None without ablation runs. The ablations, all
+        on plain BO: the output scaling (``y_ablation``), each DIRECT budget of ``direct_ablation`` (in
+        increasing order), and the centre of the box (the plain-BO runs of ``shifted_box``, on the functions
+        with a centred optimum only); ours is the main synthetic block (raw y, ``main_budget`` evaluations per
+        dimension, the usual box) on the ablation's seeds. Columns: ``ratio``, the ratio of mean final S_T,
+        ablated over ours, with its 95 % interval (:func:`common.stats.paired_by_seed`); ``paper / ours``, the
+        ratio that would bring our mean to the paper's (taken as a fixed target); ``closes the gap``: "ruled out"
+        when the interval excludes that ratio (the choice alone does not explain the gap), "cannot rule out" when
+        it holds it or the ablation has fewer than :data:`FEWEST_SEEDS_TO_RULE_OUT` seeds; ``moves as far as the
+        gap``: "yes" when the ablated mean itself reaches the paper's mean or beyond it, seen from ours (a point
+        estimate, without its interval), else "no".
     """
     main = finals[(finals["experiment"] == "synthetic") & (finals["tau0"] == 0)]
     ablated = {("output scaling", "standardize"): finals[finals["experiment"] == "y_ablation"]}
@@ -335,6 +398,9 @@ def ablation_against_gap(finals, paper_numbers, main_budget):
     if not budgets.empty:
         ablated.update({("DIRECT budget", f"{budget}·d"): runs
                         for budget, runs in budgets.groupby("direct_evals_per_dim")})
+    shifted = finals[(finals["experiment"] == "shifted_box") & (finals["tau0"] == 0)]
+    if not shifted.empty:
+        ablated[("centre of the box", "shifted box")] = shifted
     rows = []
     for (ablation, setting), runs in ablated.items():
         for (problem, acquisition), cell in _in_paper_order(runs).groupby(["problem", "acquisition"], sort=False):
@@ -347,20 +413,79 @@ def ablation_against_gap(finals, paper_numbers, main_budget):
             paper = claims.paper_number(paper_numbers, "table1", problem=problem, method=acquisition).value
             target = paper / ours[seeds].mean() if ours[seeds].mean() > 0 else np.inf
             effect = comparison.effect
+            mean_ours, mean_ablated = ours[seeds].mean(), cell.set_index("seed")["value"][seeds].mean()
             rows.append({"ablation": ablation, "setting": setting, "function": problem, "acquisition": acquisition,
-                         "seeds": comparison.n, "S_T ours": ours[seeds].mean(), "S_T ablated": cell["value"].mean(),
+                         "seeds": comparison.n, "S_T ours": mean_ours, "S_T ablated": mean_ablated,
                          "paper": paper, "ratio": str(effect), "paper / ours": target,
                          "closes the gap": ("cannot rule out" if effect.low <= target <= effect.high
-                                            or comparison.n < FEWEST_SEEDS_TO_RULE_OUT else "ruled out")})
+                                            or comparison.n < FEWEST_SEEDS_TO_RULE_OUT else "ruled out"),
+                         "moves as far as the gap": "yes" if moves_as_far(mean_ours, mean_ablated, paper) else "no"})
     return pd.DataFrame(rows) if rows else None
+
+
+def moves_as_far(ours, ablated, paper):
+    """True when ``ablated`` lies at ``paper`` or beyond it, seen from ``ours``: the ablation moves the mean at
+    least as far as the gap, in the gap's direction (with no gap, any value does)."""
+    gap = paper - ours
+    return bool(gap == 0 or np.sign(ablated - ours) == np.sign(gap) and abs(ablated - ours) >= abs(gap))
+
+
+def gap_summary(gap):
+    """How far the ablations of :func:`ablation_against_gap` explain the gap to the paper's baselines, per cell.
+
+    Parameters
+    ----------
+    gap : pandas.DataFrame
+        :func:`ablation_against_gap`'s table.
+
+    Returns
+    -------
+    dict
+        ``cells`` (the (function, acquisition) cells, in the table's order); ``ablations``, the number of
+        ablations (ablation, setting) per cell; ``all_rule_out``, the cells where every ablation's interval
+        excludes the ratio that reaches the paper's mean; ``none_moves_as_far``, the cells where no ablated mean
+        moves as far as the gap; ``open_by_setting``, setting -> (cells whose interval holds the target, cells
+        the setting ran on); and the same two lists without the shifted box, ``all_rule_out_but_shift`` and
+        ``none_moves_as_far_but_shift``.
+    """
+    gap = gap.assign(cell=gap["function"] + " " + gap["acquisition"])
+    but_shift = gap[gap["ablation"] != "centre of the box"]
+
+    def every(rows, column, value):
+        found = rows.groupby("cell", sort=False)[column].agg(lambda values: bool((values == value).all()))
+        return found.index[found].tolist()
+
+    return {"cells": gap["cell"].unique().tolist(), "ablations": gap.groupby("cell", sort=False).size().to_dict(),
+            "all_rule_out": every(gap, "closes the gap", "ruled out"),
+            "none_moves_as_far": every(gap, "moves as far as the gap", "no"),
+            "all_rule_out_but_shift": every(but_shift, "closes the gap", "ruled out"),
+            "none_moves_as_far_but_shift": every(but_shift, "moves as far as the gap", "no"),
+            "open_by_setting": {f"{setting} ({ablation})": (int((rows["closes the gap"] == "cannot rule out").sum()),
+                                                            len(rows))
+                                for (ablation, setting), rows in gap.groupby(["ablation", "setting"], sort=False)}}
 
 
 def direct_budget_table(finals, paper_numbers, main_budget):
     """Plain BO's final S_T at each DIRECT budget, per (function, acquisition), beside the paper's mean.
 
-    The ``main_budget`` column (evaluations per dimension) is the main synthetic
-    block on the ablation's seeds; the largest budget is compared with it seed
-    by seed (:func:`_paired_cell`: its ratio, and whether the runs rule out a factor 1.1).
+    Parameters
+    ----------
+    finals : pandas.DataFrame
+        :func:`final_runs` of the tidy table.
+    paper_numbers : pandas.DataFrame
+        The paper's numbers, :func:`common.claims.load_paper_numbers`.
+    main_budget : int
+        The main block's DIRECT evaluations per dimension.
+
+    Returns
+    -------
+    pandas.DataFrame or None
+        One row per (function, acquisition), None without ablation runs: ``seeds``, the ablation's seeds; per
+        budget ``b`` (evaluations per
+        dimension, increasing), ``S_T at b·d``, the mean final S_T, and ``zeros at b·d``, the runs ending at
+        exactly zero regret (<= :data:`EXACT_ZERO`); the ``main_budget`` columns are the main synthetic block on
+        the ablation's seeds. Then ``paper``, the paper's mean, and the largest budget against ``main_budget``
+        seed by seed (:func:`_paired_cell`: its ratio, and whether the runs rule out a factor 1.1).
     """
     ablation = finals[finals["experiment"] == "direct_ablation"]
     if ablation.empty:
@@ -372,8 +497,10 @@ def direct_budget_table(finals, paper_numbers, main_budget):
     rows = []
     for (problem, acquisition), cell in both.groupby(["problem", "acquisition"], sort=False):
         by_budget = {budget: runs.set_index("seed")["value"] for budget, runs in cell.groupby("direct_evals_per_dim")}
-        row = {"function": problem, "acquisition": acquisition}
-        row.update({f"S_T at {budget}·d": values.mean() for budget, values in sorted(by_budget.items())})
+        row = {"function": problem, "acquisition": acquisition, "seeds": len(seeds)}
+        for budget, values in sorted(by_budget.items()):
+            row.update({f"S_T at {budget}·d": values.mean(),
+                        f"zeros at {budget}·d": int((values <= EXACT_ZERO).sum())})
         row["paper"] = claims.paper_number(paper_numbers, "table1", problem=problem, method=acquisition).value
         if largest in by_budget and main_budget in by_budget:
             row.update({f"{largest}·d vs {main_budget}·d {name}": value
@@ -382,11 +509,39 @@ def direct_budget_table(finals, paper_numbers, main_budget):
     return pd.DataFrame(rows)
 
 
+def zeros_by_budget(budget_table, functions):
+    """Runs at exactly zero regret per acquisition and DIRECT budget, over ``functions``, beside the paper's means.
+
+    Parameters
+    ----------
+    budget_table : pandas.DataFrame
+        :func:`direct_budget_table`'s table.
+    functions : sequence of str
+        The functions to count over (those with a centred optimum, where a zero is a query of the centre).
+
+    Returns
+    -------
+    pandas.DataFrame or None
+        One row per acquisition, in the table's order: ``runs`` (per budget), ``zeros at b·d`` for each budget of
+        the table (the sums of its columns over ``functions``), and ``paper``, the paper's mean final S_T on each
+        function (e.g. "Griewank 0, Rastrigin 0.0524"); None when the table has none of ``functions``.
+    """
+    rows = budget_table[budget_table["function"].isin(functions)]
+    if rows.empty:
+        return None
+    found = []
+    for acquisition, cells in rows.groupby("acquisition", sort=False):
+        paper = ", ".join(f"{name} {value:g}" for name, value in zip(cells["function"], cells["paper"]))
+        found.append({"acquisition": acquisition, "runs": int(cells["seeds"].sum()),
+                      **cells.filter(like="zeros at").sum().astype(int).to_dict(), "paper": paper})
+    return pd.DataFrame(found)
+
+
 def shifted_box_table(finals):
     """BO and BO-PP on the usual and on the shifted box, per (function, method), same seeds.
 
-    Columns: mean final S_T and the number of runs at exactly zero regret on
-    each box, and on the shifted box each BO-PP variant against its BO
+    Columns: mean final S_T and the number of runs at exactly zero regret
+    (<= :data:`EXACT_ZERO`) on each box, and on the shifted box each BO-PP variant against its BO
     baseline seed by seed (:func:`_paired_cell`: its ratio, and the paper's
     "better" judged against a factor 1.1).
     """
@@ -401,8 +556,8 @@ def shifted_box_table(finals):
         on_usual = usual[(usual["problem"] == problem) & (usual["acquisition"] == acquisition)
                          & (usual["tau0"] == tau0)]["value"]
         row = {"function": problem, "method": method_label(acquisition, tau0),
-               "S_T usual box": on_usual.mean(), "zeros usual": int((on_usual <= 0).sum()),
-               "S_T shifted box": cell["value"].mean(), "zeros shifted": int((cell["value"] <= 0).sum())}
+               "S_T usual box": on_usual.mean(), "zeros usual": int((on_usual <= EXACT_ZERO).sum()),
+               "S_T shifted box": cell["value"].mean(), "zeros shifted": int((cell["value"] <= EXACT_ZERO).sum())}
         if tau0 != 0:
             baseline = shifted[(shifted["problem"] == problem) & (shifted["acquisition"] == acquisition)
                                & (shifted["tau0"] == 0)].set_index("seed")["value"]
@@ -411,3 +566,31 @@ def shifted_box_table(finals):
                                                         "better").items()})
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def zeros_on_each_box(finals, problems, acquisition):
+    """Runs of ``acquisition`` and its BO-PP variants on ``problems`` that end at exactly zero regret, on the usual
+    box and on the shifted one, on the shifted-box block's seeds.
+
+    Parameters
+    ----------
+    finals : pandas.DataFrame
+        :func:`final_runs` of the tidy table.
+    problems : sequence of str
+        Functions with a centred optimum (keys of :data:`CENTRED_OPTIMUM`).
+    acquisition : str
+        "UCB", "PI" or "EI"; every tau0 of it counts.
+
+    Returns
+    -------
+    dict or None
+        ``{"usual": (runs at zero, runs), "shifted": (runs at zero, runs)}`` (at zero: final S_T <=
+        :data:`EXACT_ZERO`); None without shifted-box runs of these cells.
+    """
+    cells = finals[finals["problem"].isin(problems) & (finals["acquisition"] == acquisition)]
+    shifted = cells[cells["experiment"] == "shifted_box"]
+    if shifted.empty:
+        return None
+    usual = cells[(cells["experiment"] == "synthetic") & cells["seed"].isin(set(shifted["seed"]))]
+    return {box: (int((runs["value"] <= EXACT_ZERO).sum()), len(runs)) for box, runs in (("usual", usual),
+                                                                                          ("shifted", shifted))}
