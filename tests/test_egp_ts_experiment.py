@@ -259,3 +259,12 @@ def test_the_evidence_ablation_table_gives_the_ratio_its_interval_and_the_margin
     summary = experiment.evidence_ablation_summary(pd.concat([ours, exact], ignore_index=True))
     assert "EGP-TS (A): lower on 1 of 1 functions (Ackley-5d 0.5" in summary
     assert summary.endswith("rule out an effect of a factor 1.1 in 1 of 2 cells.")
+
+
+def test_the_reduced_fig_4_block_is_named_as_reduced_and_the_others_are_not():
+    paper = {**experiment.SCALES["paper"], "scale": "paper"}
+    ran = egp_claims.what_ran(paper)
+    assert "reduced from the paper's" in ran["fnn"].description
+    assert all("reduced" not in found.description for block, found in ran.items() if block != "fnn")
+    full = {**paper, "fnn_training_runs": experiment.PAPER_FNN_TRAINING_RUNS, "fnn_T": experiment.PAPER_FNN_EVALUATIONS}
+    assert "reduced" not in egp_claims.what_ran(full)["fnn"].description

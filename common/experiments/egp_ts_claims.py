@@ -89,6 +89,10 @@ def what_ran(params):
             f", {name} {', '.join(map(str, params[name]))} only" for name in partial)
         if block == "fnn":
             description += f", {params['fnn_training_runs']} training runs per evaluation"
+            if (params["fnn_training_runs"] < experiment.PAPER_FNN_TRAINING_RUNS
+                    or params["fnn_T"] < experiment.PAPER_FNN_EVALUATIONS):
+                description += (f" (reduced from the paper's {experiment.PAPER_FNN_TRAINING_RUNS} training runs and "
+                                f"the spec's {experiment.PAPER_FNN_EVALUATIONS} evaluations)")
         complete = (params["scale"] == "paper" and not partial and params[seeds] >= paper[seeds]
                     and params[budget] >= paper[budget] and params["n_candidates"] >= paper["n_candidates"]
                     and params["n_restarts"] >= paper["n_restarts"] and params["n_features"] == paper["n_features"]
