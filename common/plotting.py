@@ -40,6 +40,9 @@ BANDS = {
     "half_std": (lambda std, n: std / 2, "± half a standard deviation"),
     "quarter_std": (lambda std, n: std / 4, "± a quarter of a standard deviation"),
 }
+# Bands from the runs' own quantiles: on a log axis they stay above zero where mean - std would not (a band clipped
+# at the axis draws curtains down to its bottom that look like runs reaching there).
+QUANTILE_BANDS = {"iqr": ((25, 75), "shaded: the runs' interquartile range (25th to 75th percentile)")}
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 _written = []
 
@@ -109,9 +112,10 @@ def plot_mean_band(ax, t, curves, label, *, band="se", ddof=1, color=None, alpha
         One curve per run (e.g. simple regret per evaluation).
     label : str
         Legend label of the mean line.
-    band : {"se", "ci95", "std", "half_std", "quarter_std", "none"}, default="se"
+    band : {"se", "ci95", "std", "half_std", "quarter_std", "iqr", "none"}, default="se"
         Half-width of the band, from the per-point sample standard deviation
-        over runs (``ddof``); see :data:`BANDS`.
+        over runs (``ddof``), see :data:`BANDS`; or ``"iqr"``, the runs'
+        interquartile range per point (:data:`QUANTILE_BANDS`), for a log axis.
     ddof : {0, 1}, default=1
         Delta degrees of freedom of that standard deviation (0: the population
         std, as papers that report "mean ± std" over runs often use).
@@ -134,8 +138,8 @@ def plot_mean_band(ax, t, curves, label, *, band="se", ddof=1, color=None, alpha
         raise ValueError(f"curves must have shape (n_runs, n_points); got shape {curves.shape}")
     if not np.all(np.isfinite(curves)):
         raise ValueError("curves contain NaN or infinite values; align the runs to a common length first")
-    if band != "none" and band not in BANDS:
-        raise ValueError(f"band must be one of {[*BANDS, 'none']}; got {band!r}")
+    if band != "none" and band not in BANDS and band not in QUANTILE_BANDS:
+        raise ValueError(f"band must be one of {[*BANDS, *QUANTILE_BANDS, 'none']}; got {band!r}")
     n_runs, n_points = curves.shape
     t = np.arange(1, n_points + 1) if t is None else np.asarray(t)
     if t.shape != (n_points,):
@@ -147,6 +151,11 @@ def plot_mean_band(ax, t, curves, label, *, band="se", ddof=1, color=None, alpha
         return f"mean over {runs}, no band"
     if n_runs < 2:
         return "a single run, no band"
+    if band in QUANTILE_BANDS:
+        quantiles, words = QUANTILE_BANDS[band]
+        low, high = np.percentile(curves, quantiles, axis=0)
+        ax.fill_between(t, low, high, color=line.get_color(), alpha=alpha, linewidth=0)
+        return f"mean over {runs}; {words}"
     half_width_of, words = BANDS[band]
     half_width = half_width_of(curves.std(axis=0, ddof=ddof), n_runs)
     ax.fill_between(t, mean - half_width, mean + half_width, color=line.get_color(), alpha=alpha, linewidth=0)

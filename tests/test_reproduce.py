@@ -214,6 +214,16 @@ def test_mean_band_spans_one_standard_error_and_says_so():
     assert np.isclose(band[:, 1].max(), 4.0 + np.std([1.0, 3.0, 8.0], ddof=1) / np.sqrt(3))
 
 
+def test_an_interquartile_band_of_positive_runs_stays_above_zero_where_mean_minus_std_does_not():
+    figure, ax = plt.subplots()
+    curves = np.array([[1e-3, 1e-4], [2e-3, 1e-4], [3e-3, 2e-4], [1.0, 5e-1]])  # one run far above the rest
+    words = plotting.plot_mean_band(ax, None, curves, "GP-TS", band="iqr")
+    band = ax.collections[0].get_paths()[0].vertices
+    plt.close(figure)
+    assert (curves.mean(axis=0) - curves.std(axis=0) < 0).all() and band[:, 1].min() > 0
+    assert words == "mean over 4 runs; shaded: the runs' interquartile range (25th to 75th percentile)"
+
+
 def _notebook(path, *sources):
     cells = [nbformat.v4.new_code_cell(source) for source in sources]
     cells[0].metadata["tags"] = ["parameters"]
