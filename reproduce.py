@@ -301,6 +301,19 @@ def recover_interrupted_swaps():
         root.rmdir()
 
 
+def _readable_parameters():
+    """Make papermill write the injected parameters' strings as a reader types them ("GP-TS (Matérn-1.5)", not
+    "GP-TS (Mat\\xe9rn-1.5)"): a JSON string literal with its non-ASCII letters kept is a valid Python literal."""
+    from papermill.translators import PythonTranslator, papermill_translators
+
+    class ReadableStrings(PythonTranslator):
+        @classmethod
+        def translate_str(cls, val):
+            return json.dumps(val, ensure_ascii=False)
+
+    papermill_translators.register("python", ReadableStrings)
+
+
 def _local_kernel(staging):
     """Kernel settings that talk to the kernel over local IPC sockets in ``staging``: nothing crosses TCP, so
     ipykernel does not warn that its traffic is unencrypted (a warning that reads like a security problem)."""
@@ -315,6 +328,7 @@ def run_notebook(plan, n_jobs, dask_address):
 
     from common.notebook import parameter_names
 
+    _readable_parameters()
     key, module, params = plan["key"], plan["module"], plan["params"]
     notebook_path, figures_path = _destinations(plan)
     source = Path(module.NOTEBOOK) if Path(module.NOTEBOOK).is_absolute() else paths.notebooks_dir() / module.NOTEBOOK

@@ -464,3 +464,13 @@ def test_a_folder_it_cannot_write_exits_2_before_anything_is_computed(reproduce,
 def test_a_file_can_be_created_only_in_a_folder_that_takes_one(reproduce, tmp_path):
     assert reproduce._can_create_files_in(tmp_path)
     assert not reproduce._can_create_files_in(tmp_path / "missing")
+
+
+@pytest.mark.parametrize("value", ["GP-TS (Matérn-1.5)", 'a "quoted" \\ back\nslash', "τ0 = 0.01"])
+def test_injected_string_parameters_read_as_typed_and_evaluate_to_themselves(reproduce, value):
+    import ast
+
+    from papermill.translators import papermill_translators
+    reproduce._readable_parameters()
+    literal = papermill_translators.find_translator("python3", "python").translate(value)
+    assert ast.literal_eval(literal) == value and "\\x" not in literal and "\\u" not in literal
