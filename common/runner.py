@@ -33,7 +33,7 @@ import joblib
 import numpy as np
 from tqdm import tqdm
 
-from common import _threads, store
+from common import _threads, paths, store
 from common.run_claims import RunClaims
 from common.seeding import canonical_json
 
@@ -150,10 +150,20 @@ def check_dask(dask_address, timeout=DASK_CONNECT_SECONDS):
     return n_workers
 
 
+def _check_numeric_environment():
+    """Refuse other BLAS kernels than the committed cache's where runs would be saved into it; a cache elsewhere
+    (``$BO_RESULTS_ROOT``, e.g. a measurement of what other kernels change) keeps such runs apart, each recording
+    its kernels."""
+    if paths.results_root() == paths.repo_root() / "data" / "results":
+        _threads.check_blas_kernels()
+
+
 def check_worker_kernels(client):
     """Raise :class:`common._threads.NumericEnvironmentError` if a Dask worker's OpenBLAS runs other kernels than
     the pinned ones (a worker started without ``OPENBLAS_CORETYPE``): found when the runner connects, before any
     run is computed there."""
+    if paths.results_root() != paths.repo_root() / "data" / "results":
+        return
     for worker, kernels in client.run(_threads.blas_kernels).items():
         _threads.check_blas_kernels(kernels, where=f"Dask worker {worker}")
 
@@ -245,7 +255,7 @@ def _execute(run_fn, index, config, parent_pid=None):
         _exit_with_parent(parent_pid)
     start, cpu_start = time.perf_counter(), time.process_time()
     try:
-        _threads.check_blas_kernels()
+        _check_numeric_environment()
         # A copy, so that a run function mutating its configuration cannot change the key it is stored under.
         result = run_fn(copy.deepcopy(config))
     except Exception as exc:
@@ -385,7 +395,7 @@ def run_grid(configs, run_fn, *, n_jobs=None, dask_address=None, progress=True, 
     # Seed by seed: every cell's first seed before any cell's second (see the docstring).
     missing.sort(key=lambda key: unique[key].get("seed", 0))
     if missing:
-        _threads.check_blas_kernels()  # this process: it computes runs too, or sets up the workers that do
+        _check_numeric_environment()  # this process: it computes runs too, or sets up the workers that do
         estimates = _estimates_by_key({key: unique[key] for key in missing}, version)
         paper_keys = sorted({unique[key]["paper"] for key in missing})
         with _progress_bar(len(missing), len(runs), paper_keys, progress) as bar, RunClaims() as claims:

@@ -382,19 +382,41 @@ def _running(process):
         return False
 
 
-@pytest.mark.skipif(not runner._threads.BLAS_CORETYPE_FLAGS <= runner._threads.cpu_flags(),
-                    reason="the pinned OpenBLAS kernels cannot run on this CPU, so no other kernels can be told apart")
-def test_a_process_that_loaded_numpy_before_common_computes_nothing(tmp_path):
-    """numpy imported first under another OPENBLAS_CORETYPE (a notebook's first cell importing numpy, in an
-    environment that sets the variable) keeps those kernels: the runner refuses before any run, and caches none."""
-    script = ("import numpy\nimport sys\nsys.path.insert(0, %r)\nfrom toy_runs import toy_config, toy_run\n"
-              "from common import runner\nrunner.run_grid([toy_config(0)], toy_run, n_jobs=1, progress=False)\n"
-              % str(TESTS_DIR))
-    environment = {**os.environ, "OPENBLAS_CORETYPE": "Haswell", "BO_RESULTS_ROOT": str(tmp_path / "results")}
-    finished = subprocess.run([sys.executable, "-c", script], env=environment, capture_output=True, text=True,
-                              timeout=120)
+def _run_after_numpy_under_haswell(tmp_path, committed):
+    """A process that imports numpy before common under OPENBLAS_CORETYPE=Haswell (a notebook's first cell importing
+    numpy, in an environment that sets the variable) and runs one toy run into ``tmp_path``: as the committed cache
+    (its repository root moved to ``tmp_path``) or as a cache of its own (``$BO_RESULTS_ROOT``)."""
+    script = ("import numpy\nimport sys\nfrom pathlib import Path\nsys.path.insert(0, %r)\n"
+              "from toy_runs import toy_config, toy_run\nfrom common import paths, runner\n"
+              "paths.repo_root = lambda: Path(%r)\n"
+              "runner.run_grid([toy_config(0)], toy_run, n_jobs=1, progress=False)\n" % (str(TESTS_DIR), str(tmp_path)))
+    environment = {**os.environ, "OPENBLAS_CORETYPE": "Haswell"}
+    environment.pop("BO_RESULTS_ROOT", None)
+    if not committed:
+        environment["BO_RESULTS_ROOT"] = str(tmp_path / "elsewhere")
+    return subprocess.run([sys.executable, "-c", script], env=environment, capture_output=True, text=True,
+                          timeout=120)
+
+
+ON_A_CPU_WITH_THE_PINNED_KERNELS = pytest.mark.skipif(
+    not runner._threads.BLAS_CORETYPE_FLAGS <= runner._threads.cpu_flags(),
+    reason="the pinned OpenBLAS kernels cannot run on this CPU, so no other kernels can be told apart")
+
+
+@ON_A_CPU_WITH_THE_PINNED_KERNELS
+def test_a_process_that_loaded_numpy_before_common_computes_nothing_into_the_committed_cache(tmp_path):
+    finished = _run_after_numpy_under_haswell(tmp_path, committed=True)
     assert finished.returncode != 0 and "NumericEnvironmentError" in finished.stderr
-    assert "OPENBLAS_CORETYPE=SkylakeX" in finished.stderr and not (tmp_path / "results").exists()
+    assert "OPENBLAS_CORETYPE=SkylakeX" in finished.stderr and not (tmp_path / "data" / "results").exists()
+
+
+@ON_A_CPU_WITH_THE_PINNED_KERNELS
+def test_runs_under_other_kernels_are_kept_apart_in_a_cache_of_their_own_and_say_so(tmp_path, monkeypatch):
+    finished = _run_after_numpy_under_haswell(tmp_path, committed=False)
+    assert finished.returncode == 0, finished.stderr
+    monkeypatch.setenv("BO_RESULTS_ROOT", str(tmp_path / "elsewhere"))
+    (run,) = store.scan("toy")
+    assert "Haswell" in run.versions["blas"] and not (tmp_path / "data" / "results").exists()
 
 
 def test_a_dask_worker_with_other_kernels_is_found_before_any_run(monkeypatch):
@@ -404,5 +426,6 @@ def test_a_dask_worker_with_other_kernels_is_found_before_any_run(monkeypatch):
                     "tcp://10.0.0.6:4000": {"libopenblas.so": "Haswell"}}
 
     monkeypatch.setattr(runner._threads, "cpu_flags", lambda: runner._threads.BLAS_CORETYPE_FLAGS)
+    monkeypatch.delenv("BO_RESULTS_ROOT")  # the committed cache, which no other kernels may reach
     with pytest.raises(runner._threads.NumericEnvironmentError, match="Dask worker tcp://10.0.0.6:4000"):
         runner.check_worker_kernels(Client())
