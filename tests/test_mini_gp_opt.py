@@ -330,3 +330,149 @@ def test_the_lambda_ablation_squares_lambda_and_nothing_else():
     config = _bbob_config("MINI-GP-UCB", T=20)
     plain, squared = experiment.run(config), experiment.run({**config, "lambda_rule": "p90 std squared"})
     assert squared["lam"] == pytest.approx(plain["lam"] ** 2) and squared["lengthscale"] == plain["lengthscale"]
+
+
+def test_the_default_oversampling_leaves_the_published_grid_as_it_was_and_another_sets_only_bkb_and_bbkb():
+    from common.experiments import mini_gp_opt as experiment
+    params = {**experiment.SCALES["paper"], "scale": "paper"}
+    published = experiment.make_grid(params)
+    assert all("oversampling" not in config for config in published)   # the published runs keep their keys
+    oversampled = experiment.make_grid({**params, "bbkb_oversampling": 4.0})
+    assert len(oversampled) == len(published)
+    for before, after in zip(published, oversampled):
+        if before["method"] in ("BBKB", "BKB"):
+            assert after == {**before, "oversampling": 4.0}
+        else:
+            assert after == before
+
+
+def test_epsilon_greedy_runs_are_shared_by_every_kernel_setting_of_the_gp_methods():
+    from common.experiments import mini_gp_opt as experiment
+    params = {**experiment.SCALES["paper"], "scale": "paper"}
+    greedy = [c for c in experiment.make_grid(params) if c["method"] == "epsilon-greedy"]
+    wider = [c for c in experiment.make_grid({**params, "bandwidth_factor": 16.0, "threshold": 1.2})
+             if c["method"] == "epsilon-greedy"]
+    assert wider == greedy and greedy
+    assert all(c["bandwidth_factor"] == 16.0 for c in experiment.make_grid({**params, "bandwidth_factor": 16.0})
+               if c["method"] in ("MINI-GP-UCB", "BBKB") and c["experiment"] in ("nas", "bbob"))
+
+
+def test_a_larger_oversampling_keeps_every_arm_the_smaller_one_keeps():
+    posterior = NystromPosterior(KERNEL, ARMS, LAM)
+    for arm, values in _observations():
+        for value in values:
+            posterior.observe(arm, value)
+    posterior.fit(np.array([4, 17]))
+    kept = {qbar: set(posterior.resample(np.random.default_rng(5), qbar).tolist()) for qbar in (1.0, 4.0, 1e6)}
+    assert kept[1.0] <= kept[4.0] <= kept[1e6]
+    assert kept[1e6] == {arm for arm, _ in EPOCHS}   # every pulled arm once qbar w sigma~^2 >= 1
+
+
+def test_a_run_at_the_authors_oversampling_is_the_run_without_the_setting():
+    from common.experiments import mini_gp_opt as experiment
+    config = _bbob_config("BBKB", T=40)
+    plain, explicit = experiment.run(config), experiment.run({**config, "oversampling": 1.0})
+    for name in ("normalized_regret", "unique", "feedbacks"):
+        np.testing.assert_array_equal(plain[name], explicit[name])
+
+
+def _timed_runs(startup=0.25, method="MINI-GP-UCB"):
+    import pandas as pd
+    rows = []
+    for seed in range(5):
+        extra = startup if seed == 2 else 0.0
+        for index, (step, seconds) in enumerate([(1, 3e-4), (10, 0.01), (100, 0.2)]):
+            rows.append({"experiment": "bbob", "problem": "f", "method": method, "seed": seed,
+                         "run_key": f"{method}{seed}", "eval": index, "step": step,
+                         "algorithm_seconds": seconds * (1 + 0.01 * seed * (step > 1)) + extra,
+                         "normalized_regret": 1.0 / step})
+    return pd.DataFrame(rows)
+
+
+def test_the_one_off_startup_is_the_first_steps_excess_and_comes_off_only_the_run_that_paid_it():
+    from common.experiments import mini_gp_opt as experiment
+    table = _timed_runs()
+    startup = experiment.startup_seconds(table)
+    assert startup["MINI-GP-UCB2"] == pytest.approx(0.25) and (startup.drop("MINI-GP-UCB2") == 0).all()
+    cleaned = experiment.without_startup(table)
+    paid = table["run_key"] == "MINI-GP-UCB2"
+    np.testing.assert_allclose(cleaned.loc[paid, "algorithm_seconds"], table.loc[paid, "algorithm_seconds"] - 0.25)
+    assert cleaned.loc[~paid, "algorithm_seconds"].equals(table.loc[~paid, "algorithm_seconds"])
+    np.testing.assert_allclose(experiment.without_startup(cleaned)["algorithm_seconds"], cleaned["algorithm_seconds"],
+                               rtol=0, atol=1e-12)                        # nothing left to take off
+    assert (experiment.startup_seconds(_timed_runs(method="BBKB")) == 0).all()   # BBKB does not use the kernel
+    assert "1 of the 5 runs" in experiment.startup_caption(table)
+
+
+def test_the_median_and_quartiles_stay_positive_and_the_marker_is_the_mean_at_the_last_step():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from common.experiments import mini_gp_opt as experiment
+    table = _timed_runs()
+    table["normalized_regret"] *= 1 + table["seed"]          # seeds 1x..5x
+    fig, ax = plt.subplots()
+    caption = experiment.plot_median_quartiles(ax, table, "step", "normalized_regret", "m")
+    line, marker = ax.lines
+    np.testing.assert_allclose(line.get_ydata(), 3.0 / np.array([1, 10, 100]))   # the median seed, 3x
+    assert marker.get_xdata()[0] == 100 and marker.get_ydata()[0] == pytest.approx(3.0 / 100)   # mean of 1..5 x
+    band = ax.collections[0].get_paths()[0].vertices[:, 1]
+    assert band.min() > 0 and "median over 5 runs" in caption
+    plt.close(fig)
+
+
+def test_the_bandwidth_effect_pairs_the_fixed_setting_with_the_searchs_pick_seed_by_seed():
+    import pandas as pd
+    from common.experiments import mini_gp_opt as experiment
+    rows = [{"run_key": f"{factor}{seed}", "eval": 0, "step": 1000, "experiment": "table1", "method": "GP-UCB",
+             "bandwidth_factor": factor, "threshold": 1.1, "seed": seed,
+             "normalized_regret": (0.5 if factor == 1.0 else 0.25) * (1 + 0.1 * seed), "unique": 400 / factor}
+            for factor in (1.0, 16.0) for seed in range(4)]
+    effect = experiment.bandwidth_effect_table(pd.DataFrame(rows), {"bandwidth_factor": 1.0, "threshold": 1.1})
+    row = effect.iloc[0]
+    assert row["search's pick"] == "l^2/m = 16" and row["seeds"] == 4 and row["seeds lower (pick)"] == "4 of 4"
+    assert row["R_T/T (pick)"] / row["R_T/T (fixed)"] == pytest.approx(0.5)
+    assert row["ratio (pick / fixed)"].startswith("0.5x") and row["q_T (pick)"] == 25
+
+
+def test_the_open_choices_give_the_command_that_computes_each(monkeypatch):
+    import common.runner
+    from common.experiments import mini_gp_opt as experiment
+    monkeypatch.setattr(common.runner, "estimate_cost", lambda grid, run: f"{len(grid)} runs")
+    lines = experiment.open_choice_costs()
+    assert len(lines) == len(experiment.OPEN_CHOICE_OVERRIDES)
+    for line, (name, (value, _)) in zip(lines, experiment.OPEN_CHOICE_OVERRIDES.items()):
+        assert f"reproduce.py mini_gp_opt --runs-only -p {name} {value:g}" in line
+
+
+def test_the_bandwidth_ablation_reruns_the_nas_figures_gp_methods_at_the_pick_and_nothing_else():
+    from common.experiments import mini_gp_opt as experiment
+    params = {**experiment.SCALES["quick"], "scale": "quick"}
+    grid = experiment.make_grid(params)
+    ablation = [c for c in grid if c["experiment"] == "bandwidth_ablation"]
+    methods = [m for m in params["nas_methods"] if m != "epsilon-greedy"]
+    assert {(c["method"], c["seed"]) for c in ablation} == {
+        (m, s) for m in methods for s in range(params["bandwidth_ablation_seeds"])}
+    nas = {(c["method"], c["seed"]): c for c in grid if c["experiment"] == "nas"}
+    for config in ablation:   # the nas block's run but for the block's name and the bandwidth
+        twin = nas[(config["method"], config["seed"])]
+        assert config == {**twin, "experiment": "bandwidth_ablation",
+                          "bandwidth_factor": params["bandwidth_ablation_factor"]}
+    assert not [c for c in experiment.make_grid({**params, "bandwidth_ablation_seeds": 0})
+                if c["experiment"] == "bandwidth_ablation"]
+
+
+def test_the_bandwidth_ablation_table_pairs_each_method_with_the_nas_blocks_runs_seed_by_seed():
+    import pandas as pd
+    from common.experiments import mini_gp_opt as experiment
+    rows = [{"run_key": f"{block}{seed}", "eval": 0, "step": 10_000, "experiment": block, "problem": "NAS",
+             "method": "GP-UCB", "seed": seed, "normalized_regret": (0.4 if block == "nas" else 0.1) + 0.01 * seed,
+             "unique": 2000 if block == "nas" else 200}
+            for block in ("nas", "bandwidth_ablation") for seed in range(6)]
+    rows = [row for row in rows if not (row["experiment"] == "bandwidth_ablation" and row["seed"] == 5)]
+    effect = experiment.bandwidth_ablation_table(pd.DataFrame(rows), {"bandwidth_factor": 1.0,
+                                                                       "bandwidth_ablation_factor": 16.0}).iloc[0]
+    assert effect["seeds"] == 5 and effect["seeds lower (pick)"] == "5 of 5" and effect["l^2/m"] == "1 -> 16"
+    assert effect["R_T/T (fixed)"] == pytest.approx(0.42) and effect["q_T (pick)"] == 200
+    assert effect["ratio (pick / fixed)"].startswith("0.286x")
+    assert experiment.bandwidth_ablation_table(pd.DataFrame(rows[:6]), {}).empty

@@ -216,3 +216,14 @@ def test_fresh_seeds_never_reach_the_paper_scale_verdicts(monkeypatch):
     assert seen == [(len(mini_gp_opt_claims.claim_specs()), [0, 1, 2]), (1, [10_000, 10_001])]
     assert verdicts.loc["nas-switching-no-harm", "confirmatory"].startswith("paper scale 40 seeds; 12 fresh seeds: ")
     assert verdicts.loc["nas-bbkb-few-unique", "confirmatory"] == ""
+
+
+def test_the_bbkb_reading_note_measures_bbkb_against_the_arms_not_against_gp_ucb():
+    arms = len(experiment.make_problem({"problem": experiment.NAS_PROBLEM, "noise_beta": 0.01}).arms)
+    few = mini_gp_opt_claims.bbkb_unique_reading(nas_runs(unique=lambda method: 100), PAPER_PARAMS)
+    many = mini_gp_opt_claims.bbkb_unique_reading(nas_runs(unique=lambda method: arms // 2), PAPER_PARAMS)
+    assert few["seeds_few"] == few["seeds"] == SEEDS and many["seeds_few"] == 0
+    assert many["share_of_arms"] == pytest.approx((arms // 2 + (SEEDS - 1) / 2) / arms)
+    assert many["note"].startswith("Reading note on nas-bbkb-few-unique") and "0 of 40 seeds" in many["note"]
+    no_bbkb = nas_runs()
+    assert mini_gp_opt_claims.bbkb_unique_reading(no_bbkb[no_bbkb["method"] != "BBKB"], PAPER_PARAMS) is None

@@ -137,3 +137,42 @@ def test_every_block_names_its_budget_so_that_cost_estimates_scale_with_it(key):
     unbudgeted = {config["experiment"] for config in module.make_grid(configuration(module, "paper"))
                   if not set(config) & set(BUDGET_FIELDS)}
     assert not unbudgeted, f"{key}: blocks {sorted(unbudgeted)} have none of {BUDGET_FIELDS}"
+
+
+NUMERIC_MODULES = ("numpy", "scipy", "pandas", "matplotlib", "seaborn", "sklearn")
+
+
+def _imported_modules(source):
+    """The top-level modules a cell imports, in order (IPython magics and shell lines skipped)."""
+    import ast
+    code = "\n".join(line for line in source.splitlines() if not line.lstrip().startswith(("%", "!")))
+    modules = []
+    for node in ast.walk(ast.parse(code)):  # the cell's own statements first, in order, then nested ones
+        if isinstance(node, ast.Import):
+            modules += [alias.name.split(".")[0] for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            modules.append(node.module.split(".")[0])
+    return modules
+
+
+@pytest.mark.parametrize("key", list(NOTEBOOKS))
+def test_every_notebook_imports_common_before_numpy(key):
+    """`common` pins OpenBLAS's threads and kernels only if it loads before numpy (common/_threads.py); a kernel
+    started by Jupyter or papermill, not by reproduce.py, has nothing else to pin them."""
+    import nbformat
+    notebook = nbformat.read(paths.notebooks_dir() / load_experiment(key).NOTEBOOK, as_version=4)
+    imported = [name for cell in notebook.cells if cell.cell_type == "code"
+                for name in _imported_modules(cell.source)]
+    first_numeric = next((at for at, name in enumerate(imported) if name in NUMERIC_MODULES), len(imported))
+    assert "common" in imported[:first_numeric], (
+        f"{key}: the first import of {imported[first_numeric]} comes before any import of common; make "
+        f"`import common` the first line of the import cell")
+
+
+@pytest.mark.parametrize("key", list(NOTEBOOKS))
+def test_every_parameter_has_an_allowed_range_checked_before_any_run(key):
+    """A value out of range stops the notebook (and reproduce.py, exit 2) before anything is computed, rather than
+    failing with a traceback after caching runs (issue 29: ``-p noise_beta -1.0``)."""
+    module = load_experiment(key)
+    unchecked = [name for name in next(iter(module.SCALES.values())) if name not in getattr(module, "ALLOWED", {})]
+    assert not unchecked, f"{key}: add {unchecked} to ALLOWED in its experiment module"

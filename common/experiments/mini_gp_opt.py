@@ -22,7 +22,10 @@ BBOB's level, on the first ``noise_ablation_seeds`` seeds of the ``bbob`` block;
 and ``lambda_ablation``, the ``beta_ablation_methods`` on the NAS substitute
 with lambda the square of the 90th percentile of the noise std (the theory's
 lambda = xi^2) instead of the percentile itself (the paper's words), on the
-first ``lambda_ablation_seeds`` seeds of the ``nas`` block. With ``confirmatory``
+first ``lambda_ablation_seeds`` seeds of the ``nas`` block; and ``bandwidth_ablation``, the GP methods of the
+``nas`` block with l^2 = ``bandwidth_ablation_factor`` times the median squared distance (Table 1's pick on the
+substitute, which the paper's protocol would run) instead of the figures' fixed ``bandwidth_factor``, on its first
+``bandwidth_ablation_seeds`` seeds. With ``confirmatory``
 (False in every scale and the published configuration), the grid also holds the
 fresh-seed runs of the committed confirmatory plan (:func:`confirmatory_grid`),
 judged apart from the paper's seeds.
@@ -33,13 +36,15 @@ between arms, C = 1.1 (Table 1's value). epsilon-greedy, which costs next to
 nothing, is tuned as the paper tunes it (§5): every block runs it at each
 (a, b) of the paper's grid (:data:`EPSILON_GRID`) and
 :func:`with_tuned_epsilon_greedy` keeps, per problem, the setting with the
-lowest mean final R_T/T over the seeds. A run stores its curves at about
+lowest mean final R_T/T over the seeds. BKB and BBKB resample their
+dictionary with the oversampling qbar = ``bbkb_oversampling``, 1 as in the
+authors' code (:data:`AUTHORS_OVERSAMPLING`). A run stores its curves at about
 150 log-spaced steps, not per step (T = 10,000 at paper scale).
 """
 import numpy as np
 import pandas as pd
 
-from common import confirmatory
+from common import confirmatory, stats
 from common.kernels import SquaredExponential
 from common.methods.mini_gp_opt import batch_bkb, epsilon_greedy, gp_bts, gp_bucb, mini_meta
 from common.problems.bbob_grid import BBOBGrid
@@ -67,19 +72,20 @@ _PAPER = dict(
     T=10_000, n_seeds=40, threshold=1.1, bandwidth_factor=1.0, noise_beta=0.01,
     beta_ablation_methods=["MINI-GP-UCB", "GP-UCB", "GP-BUCB", "BBKB"], beta_ablation_scale=0.1,
     beta_ablation_seeds=5, table1_methods=list(METHODS), table1_seeds=5, table1_T=1000, noise_ablation_seeds=5,
-    lambda_ablation_seeds=5, confirmatory=False,
+    lambda_ablation_seeds=5, confirmatory=False, bbkb_oversampling=1.0, bandwidth_ablation_factor=16.0,
+    bandwidth_ablation_seeds=40,
 )
 SCALES = {
     "smoke": {**_PAPER, "nas_methods": ["MINI-GP-UCB", "MINI-GP-EI", "BBKB", "epsilon-greedy"],
               "bbob_problems": ["Ellipsoid f116"],
               "bbob_methods": ["MINI-GP-UCB", "epsilon-greedy"], "T": 60, "n_seeds": 1,
               "beta_ablation_methods": ["MINI-GP-UCB", "BBKB"], "beta_ablation_seeds": 1, "noise_ablation_seeds": 0,
-              "lambda_ablation_seeds": 0,
+              "lambda_ablation_seeds": 0, "bandwidth_ablation_seeds": 1,
               "table1_methods": ["MINI-GP-UCB", "epsilon-greedy"], "table1_seeds": 1, "table1_T": 40},
     "quick": {**_PAPER, "bbob_problems": ["Ellipsoid f116"], "bbob_methods": ["MINI-GP-UCB", "MINI-GP-EI", "GP-UCB",
                                                                              "epsilon-greedy"],
               "T": 1000, "n_seeds": 3, "beta_ablation_seeds": 3, "noise_ablation_seeds": 3,
-              "lambda_ablation_seeds": 3,
+              "lambda_ablation_seeds": 3, "bandwidth_ablation_seeds": 3,
               "table1_methods": [name for name in METHODS if name not in ("BBKB", "BKB")], "table1_seeds": 2,
               "table1_T": 200},
     "paper": _PAPER,
@@ -97,6 +103,21 @@ def _check_beta_scale(value):
     return isinstance(value, (int, float)) and 0 < value <= 10
 
 
+def _check_bandwidth_factor(value):
+    """a number with 0 < factor <= 64 (l^2 in units of the median squared distance)"""
+    return isinstance(value, (int, float)) and 0 < value <= 64
+
+
+def _check_noise_beta(value):
+    """a number with 0 < noise_beta <= 1 (the noise level; 1 is BBOB's severe level for f116 and f122)"""
+    return isinstance(value, (int, float)) and 0 < value <= 1
+
+
+def _check_oversampling(value):
+    """a number with 0 < bbkb_oversampling <= 100"""
+    return isinstance(value, (int, float)) and 0 < value <= 100
+
+
 ALLOWED = {
     "nas_methods": list(METHODS), "bbob_problems": list(BBOB_PROBLEMS), "bbob_methods": list(METHODS),
     "T": range(2, 100_001), "n_seeds": range(1, 201), "threshold": _check_threshold,
@@ -104,7 +125,17 @@ ALLOWED = {
     "beta_ablation_scale": _check_beta_scale, "beta_ablation_seeds": range(0, 201),
     "table1_methods": list(METHODS), "table1_seeds": range(0, 201), "table1_T": range(2, 100_001),
     "noise_ablation_seeds": range(0, 201), "lambda_ablation_seeds": range(0, 201), "confirmatory": [False, True],
+    "bbkb_oversampling": _check_oversampling, "bandwidth_ablation_factor": _check_bandwidth_factor,
+    "bandwidth_factor": _check_bandwidth_factor, "noise_beta": _check_noise_beta,
+    "bandwidth_ablation_seeds": range(0, 201),
 }
+# BKB and BBKB resample their Nystrom dictionary after every feedback, keeping pulled arm j with probability
+# min(1, qbar w_j sigma~^2_j). The paper never states qbar; the authors' code defaults to qbar = 1 and its two example
+# scripts pass qbar = 1, while its docstring says "Empirically, a small factor qbar in [2,10] seems to work"
+# (luigicarratino/batch-bkb, bkb_lib.py lines 77 and 114-121, example_batch_bkb.py line 54). The published runs use 1;
+# the parameter ``bbkb_oversampling`` reruns BKB and BBKB in every block at another value.
+OVERSAMPLING_METHODS = ("BBKB", "BKB")
+AUTHORS_OVERSAMPLING = 1.0
 # The methods of the noise ablation (the cheap GP methods of the BBOB block: MINI and its sequential baseline).
 NOISE_ABLATION_METHODS = ("MINI-GP-UCB", "MINI-GP-EI", "GP-UCB")
 # Table 1's grid search (App. B.1) on the NAS substitute: the kernel bandwidth as a multiple of the median squared
@@ -140,11 +171,54 @@ def make_grid(params):
     grid += [{**shared, "experiment": "lambda_ablation", "problem": NAS_PROBLEM, "method": method, "seed": seed,
               "lambda_rule": "p90 std squared"}
              for method in params["beta_ablation_methods"] for seed in range(params["lambda_ablation_seeds"])]
+    # The NAS figure's GP methods at Table 1's pick (epsilon-greedy, kernel-free, is the nas block's own).
+    grid += [{**shared, "experiment": "bandwidth_ablation", "problem": NAS_PROBLEM, "method": method, "seed": seed,
+              "bandwidth_factor": params["bandwidth_ablation_factor"]}
+             for method in params["nas_methods"] if method != "epsilon-greedy"
+             for seed in range(min(params["bandwidth_ablation_seeds"], params["n_seeds"]))]
     grid += [{**shared, "experiment": "table1", "problem": NAS_PROBLEM, "method": method, "seed": seed,
               "T": params["table1_T"], **setting}
              for method in params["table1_methods"] for setting in table1_settings(method)
              for seed in range(params["table1_seeds"])]
-    return grid + (confirmatory_grid(shared) if params["confirmatory"] else [])
+    grid += confirmatory_grid(shared) if params["confirmatory"] else []
+    return with_oversampling(kernel_free_greedy(grid), params["bbkb_oversampling"])
+
+
+def kernel_free_greedy(grid):
+    """``grid`` with epsilon-greedy's configurations at the published kernel settings.
+
+    epsilon-greedy uses no kernel and no C: its configurations keep
+    ``bandwidth_factor`` and ``threshold`` at the paper scale's values, so that
+    a configuration that changes the GP methods' settings (e.g.
+    ``-p bandwidth_factor 16.0``) reuses its cached runs instead of recomputing
+    identical ones under new keys. The published grid is unchanged by it.
+    """
+    pinned = {name: _PAPER[name] for name in ("bandwidth_factor", "threshold")}
+    return [{**config, **pinned} if config["method"] == "epsilon-greedy" else config for config in grid]
+
+
+def with_oversampling(grid, oversampling):
+    """``grid`` with BKB's and BBKB's configurations set to the dictionary oversampling ``oversampling`` (qbar).
+
+    Parameters
+    ----------
+    grid : list of dict
+        Run configurations (:func:`make_grid`).
+    oversampling : float > 0
+        qbar of :meth:`~common.methods.mini_gp_opt.NystromPosterior.resample`.
+
+    Returns
+    -------
+    list of dict
+        The same configurations; those of :data:`OVERSAMPLING_METHODS` carry
+        ``"oversampling"`` unless it is the authors' value
+        (:data:`AUTHORS_OVERSAMPLING`), so that the published runs keep their
+        keys (a run's key hashes its whole configuration).
+    """
+    if oversampling == AUTHORS_OVERSAMPLING:
+        return grid
+    return [{**config, "oversampling": float(oversampling)} if config["method"] in OVERSAMPLING_METHODS else config
+            for config in grid]
 
 
 def confirmatory_grid(shared):
@@ -360,7 +434,8 @@ def run(config, iterations=None):
     elif method == "GP-BTS":
         record = gp_bts(kernel, problem.arms, pull, lam, horizon, rng, first_arm=first_arm)
     elif method in ("BBKB", "BKB"):
-        record = batch_bkb(kernel, problem.arms, pull, lam, horizon, rng, **options, batched=method == "BBKB")
+        record = batch_bkb(kernel, problem.arms, pull, lam, horizon, rng, **options, batched=method == "BBKB",
+                           oversampling=config.get("oversampling", AUTHORS_OVERSAMPLING))
     else:
         record = epsilon_greedy(pull, len(problem.arms), horizon, rng, a=config["epsilon_a"], b=config["epsilon_b"],
                                 first_arm=first_arm)
@@ -438,3 +513,224 @@ def beta_ablation_table(table, params):
                          "CPU s": runs["algorithm_seconds"].mean(),
                          "seeds with lower R_T/T": "" if lower is None else f"{lower} of {len(runs)}"})
     return pd.DataFrame(rows)
+
+
+def bandwidth_effect_table(table, params):
+    """What Table 1's search measured of the figures' fixed bandwidth against the search's pick, per GP method.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        Tidy table of runs holding Table 1's search (experiment ``table1``).
+    params : dict
+        Resolved parameters: the figures' ``bandwidth_factor`` and ``threshold``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per method of the search except epsilon-greedy: the figures'
+        setting and the search's best (:func:`table1_search`), the paired seeds,
+        the mean final normalized R_T/T and q_T at each, and the ratio of the
+        best's mean R_T/T over the fixed one's with its 95 % interval and the
+        seeds it ends lower (:func:`common.stats.paired_by_seed`). Table 1's
+        runs are short (``table1_T``) and few (``table1_seeds``): the table is
+        the effect measured so far, not at the figures' T.
+    """
+    finals = final_rows(table)
+    finals = finals[finals["experiment"] == "table1"]
+    search = table1_search(table)
+    rows = []
+    for name, best in search[search["best"]].set_index("method").iterrows():
+        if name == "epsilon-greedy":
+            continue
+        runs = finals[finals["method"] == name]
+        has_c = name in METHODS_WITH_C
+
+        def at(factor, threshold):
+            kept = runs["bandwidth_factor"] == factor
+            return runs[kept & (runs["threshold"] == threshold) if has_c else kept].set_index("seed")
+        fixed, tuned = at(params["bandwidth_factor"], params["threshold"]), at(best["bandwidth_factor"], best["threshold"])
+        found = stats.paired_by_seed(tuned["normalized_regret"], fixed["normalized_regret"], higher_is_better=False,
+                                     scale="ratio")
+        seeds = fixed.index.intersection(tuned.index)
+        setting = "l^2/m = {:g}" + (", C = {:g}" if has_c else "")
+        rows.append({"method": name, "fixed": setting.format(params["bandwidth_factor"], params["threshold"]),
+                     "search's pick": setting.format(best["bandwidth_factor"], best["threshold"]),
+                     "T": int(runs["step"].max()), "seeds": len(seeds),
+                     "R_T/T (fixed)": fixed.loc[seeds, "normalized_regret"].mean(),
+                     "R_T/T (pick)": tuned.loc[seeds, "normalized_regret"].mean(),
+                     "q_T (fixed)": fixed.loc[seeds, "unique"].mean(), "q_T (pick)": tuned.loc[seeds, "unique"].mean(),
+                     "ratio (pick / fixed)": "" if found is None else str(found.effect),
+                     "seeds lower (pick)": "" if found is None else f"{found.wins} of {len(seeds)}"})
+    return pd.DataFrame(rows)
+
+
+#: The methods whose first step is one update of the unique-arm posterior, and so shows its one-off start-up.
+STARTUP_METHODS = ("MINI-GP-UCB", "MINI-GP-EI", "GP-UCB", "GP-BUCB")
+
+
+def startup_seconds(table):
+    """Per run, the one-off start-up its first step recorded: the excess of its first checkpoint's
+    ``algorithm_seconds`` over the median first checkpoint of its block, problem and method.
+
+    The first process-wide call of the numba-compiled kernel of
+    :class:`~common.methods.mini_gp_opt.UniqueArmPosterior` loads it from numba's
+    cache, inside the clock of whichever run of a worker process updates that
+    posterior first (its first step). For the methods of
+    :data:`STARTUP_METHODS` every other first step is one rank-one update, so
+    the excess is that start-up, to within the spread of the first steps (about
+    1e-4 s). Other methods get 0: BBKB and epsilon-greedy do not use the
+    kernel, and GP-BTS's first step also draws its random features, whose
+    spread the excess could not tell from the start-up.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        Tidy table of runs with ``run_key``, ``step`` and ``algorithm_seconds``.
+
+    Returns
+    -------
+    pandas.Series
+        Seconds >= 0, indexed by ``run_key``.
+    """
+    first = table.loc[table.groupby("run_key")["step"].idxmin()]
+    median = first.groupby(["experiment", "problem", "method"])["algorithm_seconds"].transform("median")
+    excess = (first["algorithm_seconds"] - median).clip(lower=0.0).where(first["method"].isin(STARTUP_METHODS), 0.0)
+    return pd.Series(excess.to_numpy(), index=first["run_key"].to_numpy(), name="startup_seconds")
+
+
+def without_startup(table):
+    """``table`` with each run's :func:`startup_seconds` taken off all its ``algorithm_seconds`` (idempotent)."""
+    cleaned = table.copy()
+    cleaned["algorithm_seconds"] = table["algorithm_seconds"] - table["run_key"].map(startup_seconds(table))
+    return cleaned
+
+
+#: Line styles of the methods whose curves would hide another's (GP-BUCB's lie on GP-UCB's): dashed, so that both
+#: show.
+LINESTYLES = {"GP-BUCB": (0, (4, 2))}
+
+
+def plot_median_quartiles(ax, runs, x, y, label):
+    """Draw one method's runs: the median over the runs of ``y`` against the median ``x`` at each checkpoint, the
+    quartiles of ``y`` shaded (a band that stays above zero on a log axis), and a marker at the last checkpoint at
+    the mean of ``y``, the value the claims compare.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+    runs : pandas.DataFrame
+        Tidy rows of one method's runs (``run_key``, ``eval``, ``x``, ``y``).
+    x, y : str
+        Columns for the abscissa and the ordinate.
+    label : str
+        Legend label, the method's name (its line style: :data:`LINESTYLES`).
+
+    Returns
+    -------
+    str
+        What the line, band and marker are, for the caption.
+    """
+    wide_y = runs.pivot(index="run_key", columns="eval", values=y)
+    xs = runs.pivot(index="run_key", columns="eval", values=x).median().to_numpy()
+    low, median, high = np.percentile(wide_y.to_numpy(), [25, 50, 75], axis=0)
+    (line,) = ax.plot(xs, median, label=label, linestyle=LINESTYLES.get(label, "-"))
+    ax.fill_between(xs, low, high, color=line.get_color(), alpha=0.2, linewidth=0)
+    ax.plot(xs[-1], wide_y.iloc[:, -1].mean(), "D", color=line.get_color(), markersize=4)
+    return (f"median over {len(wide_y)} runs, quartiles shaded; diamond: the mean at the last step, "
+            f"which the claims compare")
+
+
+#: A run whose first step recorded more than this many seconds above its cell's median paid the start-up.
+STARTUP_NOTICEABLE_SECONDS = 0.01
+
+
+def startup_caption(table):
+    """One sentence for a time figure's caption: how many runs of ``table`` paid the one-off start-up
+    (:func:`startup_seconds` above :data:`STARTUP_NOTICEABLE_SECONDS`), how large it was, and that the curves
+    leave it out (:func:`without_startup`)."""
+    startup = startup_seconds(table)
+    n_runs = table.loc[table["method"].isin(STARTUP_METHODS), "run_key"].nunique()
+    paid = startup[startup > STARTUP_NOTICEABLE_SECONDS]
+    if paid.empty:
+        return f"no run recorded a start-up above {STARTUP_NOTICEABLE_SECONDS:g} s"
+    return (f"the one-off start-up (numba loading its compiled kernel in the first step of a worker process's first "
+            f"run: {len(paid)} of the {n_runs} runs of {', '.join(STARTUP_METHODS)}, {paid.min():.2g}-"
+            f"{paid.max():.2g} CPU s, measured in the grid beside other work) is taken off those runs' curves")
+
+
+#: Open choices that move a figure and are measured at the paper's scale only by overriding the published
+#: configuration: what each override sets, in words.
+OPEN_CHOICE_OVERRIDES = {
+    "bbkb_oversampling": (4.0, "BKB's and BBKB's dictionary oversampling qbar = 4 (the authors' code: 1; its "
+                               "docstring: 2-10)"),
+    "bandwidth_factor": (16.0, "every GP method at Table 1's pick on the substitute, l^2 = 16 x the median squared "
+                               "distance (the figures: 1x)"),
+}
+
+
+def open_choice_costs():
+    """Per override of :data:`OPEN_CHOICE_OVERRIDES`: the command that computes its runs and what they cost.
+
+    Returns
+    -------
+    list of str
+        One line each: the override in words, the ``reproduce.py`` command (compute-only, in the background), and
+        :func:`common.runner.estimate_cost` of the configuration's grid and of its NAS and BBOB blocks alone,
+        priced from the cache (from runs at the published value where none at the new one is cached yet: see the
+        basis the estimate names).
+    """
+    import sys
+
+    from common.notebook import configuration
+    from common.runner import estimate_cost
+
+    module = sys.modules[__name__]
+    lines = []
+    for name, (value, words) in OPEN_CHOICE_OVERRIDES.items():
+        grid = make_grid(configuration(module, None, **{name: value}))
+        figures = [config for config in grid if config["experiment"] in ("nas", "bbob")]
+        lines.append(f"{words}: `nice -n 19 python reproduce.py {PAPER} --runs-only -p {name} {value:g} --jobs 1`; "
+                     f"whole configuration {estimate_cost(grid, run)}; its NAS and BBOB blocks "
+                     f"{estimate_cost(figures, run)}")
+    return lines
+
+
+def bandwidth_ablation_table(table, params):
+    """The NAS figure's GP methods at the figures' fixed bandwidth (the nas block) and at Table 1's pick (the
+    bandwidth ablation), seed by seed.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        Tidy table of runs with the ``nas`` and ``bandwidth_ablation`` blocks.
+    params : dict
+        Resolved parameters (``bandwidth_factor``, ``bandwidth_ablation_factor``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per method of the ablation: its seeds, l^2 / m at each, the mean final normalized R_T/T and
+        q_T at each, and the ratio of the pick's mean R_T/T over the fixed one's with its 95 % interval and the
+        seeds it ends lower (:func:`common.stats.paired_by_seed`); empty without ablation runs.
+    """
+    finals = final_rows(table)
+    ablated = finals[finals["experiment"] == "bandwidth_ablation"]
+    rows = []
+    for name, runs in ablated.groupby("method", sort=False):
+        pick = runs.set_index("seed")
+        fixed = finals[(finals["experiment"] == "nas") & (finals["method"] == name)].set_index("seed")
+        seeds = pick.index.intersection(fixed.index)
+        found = stats.paired_by_seed(pick["normalized_regret"], fixed["normalized_regret"], higher_is_better=False,
+                                     scale="ratio")
+        rows.append({"method": name, "seeds": len(seeds),
+                     "l^2/m": f"{params['bandwidth_factor']:g} -> {params['bandwidth_ablation_factor']:g}",
+                     "R_T/T (fixed)": fixed.loc[seeds, "normalized_regret"].mean(),
+                     "R_T/T (pick)": pick.loc[seeds, "normalized_regret"].mean(),
+                     "q_T (fixed)": fixed.loc[seeds, "unique"].mean(), "q_T (pick)": pick.loc[seeds, "unique"].mean(),
+                     "ratio (pick / fixed)": "" if found is None else str(found.effect),
+                     "seeds lower (pick)": "" if found is None else f"{found.wins} of {len(seeds)}"})
+    if not rows:
+        return pd.DataFrame(rows)
+    order = {name: position for position, name in enumerate(params.get("nas_methods", []))}   # the figure's order
+    return pd.DataFrame(rows).sort_values("method", key=lambda names: names.map(order), ignore_index=True)
