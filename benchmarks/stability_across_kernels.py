@@ -89,9 +89,11 @@ def report(key, fraction, kernel):
     swapped = pd.concat([committed[~committed["run_key"].isin(recomputed["run_key"])], recomputed],
                         ignore_index=True)
     before, after = claims_module.judge(committed, params), claims_module.judge(swapped, params)
-    verdicts = before[["id", "verdict"]].merge(after[["id", "verdict"]], on="id", suffixes=(" committed", " swapped"))
-    changed = verdicts[verdicts["verdict committed"] != verdicts["verdict swapped"]]
     cells_before, cells_after = before.attrs.get("effects"), after.attrs.get("effects")
+    # Plain frames: the verdict tables carry frames in .attrs, which pandas cannot compare when merging.
+    before, after = (pd.DataFrame(table[["id", "verdict"]].to_dict("list")) for table in (before, after))
+    verdicts = before.merge(after, on="id", suffixes=(" committed", " swapped"))
+    changed = verdicts[verdicts["verdict committed"] != verdicts["verdict swapped"]]
     print(f"{key}: {len(recomputed_runs)} runs recomputed under {kernel} "
           f"({len(recomputed_runs) / len(grid):.0%} of {len(grid)}); kernels {recomputed_runs[0].versions.get('blas')}")
     print(f"verdicts changed: {len(changed)} of {len(verdicts)}")
@@ -99,7 +101,8 @@ def report(key, fraction, kernel):
         print(changed.to_string(index=False))
     if cells_before is not None and cells_after is not None and len(cells_before):
         keys = ["id", "cell"]
-        cells = cells_before.merge(cells_after, on=keys, suffixes=(" committed", " swapped"))
+        cells = pd.DataFrame(cells_before.to_dict("list")).merge(pd.DataFrame(cells_after.to_dict("list")), on=keys,
+                                                                 suffixes=(" committed", " swapped"))
         judged = [name for name in ("judgement", "outcome", "verdict") if f"{name} committed" in cells]
         if judged:
             moved = (cells[f"{judged[0]} committed"] != cells[f"{judged[0]} swapped"]).sum()

@@ -1,0 +1,121 @@
+"""Sphinx extension of the companion site: every figure of a notebook page links to the code that draws it.
+
+``site/build.py`` writes ``companion.json`` beside the staged notebooks: per notebook page, its paper key, its
+modules' code pages and, per code cell with an image output, the library functions (and the notebook's own
+functions) that the cell uses. This extension
+
+* gives every code cell of a notebook page the anchor ``cell-<index>`` (the cell's index in the notebook);
+* puts a line under every cell that draws a figure: "Code for this figure: the cell above · <functions>",
+  each linked to its section on the code pages (``code/common/...html#<name>``);
+* puts a banner under the notebook's title: the committed notebook it renders, its code, its verdicts, and how
+  to run it in Jupyter Lab;
+* on every page, turns an inline ``common/....py`` (or ``reproduce.py``) into a link to that file's code page.
+"""
+import json
+import re
+from pathlib import Path
+
+from docutils import nodes
+
+
+def _companion(app):
+    data = getattr(app.env, "companion_data", None)
+    if data is None:
+        path = Path(app.srcdir) / "companion.json"
+        data = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {"notebooks": {}}
+        app.env.companion_data = data
+    return data
+
+
+def _link(refuri, text, literal=False, classes=()):
+    child = nodes.literal(text, text) if literal else nodes.Text(text)
+    return nodes.reference("", "", child, refuri=refuri, internal=True, classes=list(classes))
+
+
+def add_links(app, doctree, docname):
+    page = _companion(app)["notebooks"].get(docname)
+    if page is None:
+        return
+
+    def uri(doc, anchor=None, query=None):
+        base = app.builder.get_relative_uri(docname, doc) if doc else ""
+        return base + (f"?{query}" if query else "") + (f"#{anchor}" if anchor else "")
+
+    figures = 0
+    for cell in list(doctree.findall(nodes.container)):
+        if cell.get("nb_element") != "cell_code":
+            continue
+        index = cell.get("cell_index")
+        cell["ids"].append(f"cell-{index}")
+        links = page["figure_links"].get(str(index))
+        if links is None or next(iter(cell.findall(nodes.image)), None) is None:
+            continue
+        figures += 1
+        line = nodes.paragraph(classes=["figure-code"])
+        line += nodes.Text("Code for this figure: ")
+        line += _link(uri(None, f"cell-{index}"), "the cell above")
+        for link in links:
+            line += nodes.Text(" · ")
+            line += _link(uri(link["doc"], link["anchor"]), link["text"], literal=True)
+        if page["modules"]:
+            line += nodes.Text(" · all of ")
+            module = page["modules"][0]
+            line += _link(uri(module["doc"]), module["module"].replace(".", "/") + ".py", literal=True)
+        cell.parent.insert(cell.parent.index(cell) + 1, line)
+
+    section = next(iter(doctree.findall(nodes.section)), None)
+    if section is None:
+        return
+    banner = nodes.container(classes=["companion-banner"])
+    first = nodes.paragraph()
+    first += nodes.Text("This page is the committed notebook ")
+    first += nodes.literal(page["notebook"], page["notebook"])
+    first += nodes.Text(" with the outputs of its published configuration, rendered without running it "
+                        "(the download button at the top gives the .ipynb file). ")
+    if figures:
+        first += nodes.Text(f"Under each of its {figures} figures, a line links to the code that draws it.")
+    banner += first
+    code = nodes.paragraph()
+    code += nodes.Text("Code: ")
+    for number, module in enumerate(page["modules"]):
+        if number:
+            code += nodes.Text(" · ")
+        code += _link(uri(module["doc"]), module["module"].replace(".", "/") + ".py", literal=True)
+        code += nodes.Text(f" ({module['role']})")
+    if page["has_verdicts"]:
+        code += nodes.Text(". Verdicts: ")
+        code += _link(uri("scorecard", query=f"paper={page['key']}"), page["counts"])
+    code += nodes.Text(".")
+    banner += code
+    run = nodes.paragraph()
+    run += nodes.Text("To run it yourself and change its parameters: ")
+    command = f"jupyter lab {page['notebook']}"
+    run += nodes.literal(command, command)
+    run += nodes.Text(" (see ")
+    run += _link(uri("readme", "opening-a-notebook-in-jupyter-lab"), "opening a notebook in Jupyter Lab")
+    run += nodes.Text(").")
+    banner += run
+    title_index = next((i for i, child in enumerate(section.children) if isinstance(child, nodes.title)), -1)
+    section.insert(title_index + 1, banner)
+
+
+CODE_PATH = re.compile(r"^(?:common/[\w/]+|reproduce)\.py$")
+
+
+def link_code_paths(app, doctree, docname):
+    for literal in list(doctree.findall(nodes.literal)):
+        text = literal.astext()
+        if not CODE_PATH.match(text) or isinstance(literal.parent, nodes.reference):
+            continue
+        target = "code/" + text[:-len(".py")]
+        if target == docname or target not in app.env.found_docs:
+            continue
+        reference = nodes.reference("", "", refuri=app.builder.get_relative_uri(docname, target), internal=True)
+        literal.replace_self(reference)
+        reference += literal
+
+
+def setup(app):
+    app.connect("doctree-resolved", add_links)
+    app.connect("doctree-resolved", link_code_paths)
+    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,375 @@
+"""The companion site (``python site/build.py``), built once and checked in a real browser.
+
+Debian's chromium, driven headless through its own ``/usr/bin/chromedriver`` (selenium never downloads a
+driver: the path is given and ``SE_OFFLINE`` is set), loads every page of the site from a server on the
+loopback interface, with every other host name unresolvable, so a page that needed the network would fail.
+Checked: the build runs offline and renders the committed notebooks without executing them; every page loads
+with no SEVERE console message; every image decodes; every internal link (and its #fragment) resolves; every
+figure of a notebook page links to the code that draws it; the scorecard lists every claim of every
+``figures/*/verdicts.csv`` and its filters work; search finds a notebook; and screenshots of the landing page
+and of a paper's page are written to ``output/site-screenshots/`` (not tracked) for people to look at.
+
+Nothing here skips: without chromium (``apt-get install -y chromium chromium-driver``) or the site's packages
+(``pip install -r requirements-site.txt``) the tests fail and say so. ``.ci/run`` installs both.
+"""
+import csv
+import functools
+import http.server
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+from html.parser import HTMLParser
+from pathlib import Path
+from types import SimpleNamespace
+from urllib.parse import unquote, urlsplit
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMEDRIVER = Path("/usr/bin/chromedriver")
+SCREENSHOTS = REPO / "output" / "site-screenshots"
+PAPER_PAGE = "notebooks/egp_ts.html"
+WINDOW = (1400, 1000)
+
+
+def _requirements():
+    """Fail (never skip) with the cure when the browser or the site's packages are missing."""
+    missing = [str(path) for path in (CHROMIUM, CHROMEDRIVER) if not path.exists()]
+    if missing:
+        pytest.fail(f"{', '.join(missing)} missing: apt-get install -y chromium chromium-driver (.ci/run does it)")
+    for module in ("selenium", "sphinx", "myst_nb", "sphinx_book_theme", "mathjax"):
+        try:
+            __import__(module)
+        except ImportError as error:
+            pytest.fail(f"{error}: pip install -r requirements-site.txt (.ci/run does it)")
+
+
+def _verdict_rows():
+    rows = []
+    for path in sorted((REPO / "figures").glob("*/verdicts.csv")):
+        with path.open(newline="", encoding="utf-8") as handle:
+            rows += [(path.parent.name, row["id"], row["verdict"]) for row in csv.DictReader(handle)]
+    return rows
+
+
+class _Ids(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.ids = set()
+        self.external = []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        for name in ("id", "name"):
+            if attrs.get(name):
+                self.ids.add(attrs[name])
+        source = attrs.get("src") if tag in ("script", "img", "iframe") else \
+            attrs.get("href") if tag == "link" and "stylesheet" in (attrs.get("rel") or "") else None
+        if source and re.match(r"^(https?:)?//", source):
+            self.external.append(f"<{tag}> {source}")
+
+
+@functools.lru_cache(maxsize=None)
+def _parsed(path):
+    parser = _Ids()
+    parser.feed(Path(path).read_text(encoding="utf-8", errors="replace"))
+    return parser
+
+
+# ------------------------------------------------------------------------------------------ fixtures
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    """The site, built once by the README's command into a temporary folder, with the network unusable."""
+    _requirements()
+    out = tmp_path_factory.mktemp("site")
+    environment = {key: value for key, value in os.environ.items() if not key.startswith("BO_")}
+    closed = "http://127.0.0.1:9"  # nothing listens there: any download attempt fails at once
+    environment.update(http_proxy=closed, https_proxy=closed, HTTP_PROXY=closed, HTTPS_PROXY=closed,
+                       no_proxy="", NO_PROXY="")
+    started = time.perf_counter()
+    result = subprocess.run([sys.executable, str(REPO / "site" / "build.py"), "--out", str(out)], cwd=REPO,
+                            env=environment, capture_output=True, text=True, timeout=600)
+    seconds = time.perf_counter() - started
+    assert result.returncode == 0, f"site/build.py failed:\n{result.stdout}\n{result.stderr}"
+    root = out / "html"
+    # the site's pages; _static/ holds the themes' assets (among them two Jinja fragments named *.html)
+    pages = sorted(path.relative_to(root).as_posix() for path in root.rglob("*.html")
+                   if path.relative_to(root).parts[0] not in ("_static", "_sources"))
+    print(f"\n{result.stdout.strip()} ({seconds:.1f} s with the interpreter's start)")
+    return SimpleNamespace(out=out, root=root, pages=pages, seconds=seconds, log=result.stdout + result.stderr)
+
+
+@pytest.fixture(scope="module")
+def server(site):
+    """An HTTP server for the site on the loopback interface, as a reader would serve it."""
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(site.root)))
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser(site):
+    """Headless chromium through the system chromedriver; no selenium-manager, no download, no other host."""
+    _requirements()
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    previous = os.environ.get("SE_OFFLINE")
+    os.environ["SE_OFFLINE"] = "true"
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                     f"--window-size={WINDOW[0]},{WINDOW[1]}", "--no-first-run", "--disable-extensions",
+                     "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                     "--disable-default-apps", "--hide-scrollbars",
+                     "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(executable_path=str(CHROMEDRIVER)), options=options)
+    driver.set_page_load_timeout(60)
+    driver.set_script_timeout(60)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        if previous is None:
+            os.environ.pop("SE_OFFLINE", None)
+        else:
+            os.environ["SE_OFFLINE"] = previous
+
+
+#: Run in each page once it has loaded: wait until every image has loaded or failed and MathJax has typeset,
+#: then report the images, the links, math errors, and, on notebook pages, each figure's code line.
+_INSPECT = """
+const done = arguments[arguments.length - 1];
+const images = Array.from(document.images);
+images.forEach(image => { if (image.loading === "lazy") { image.loading = "eager"; } });
+const settled = images.map(image => image.complete ? Promise.resolve() : new Promise(resolve => {
+  image.addEventListener("load", resolve); image.addEventListener("error", resolve); }));
+const typeset = (window.MathJax && MathJax.startup && MathJax.startup.promise) || Promise.resolve();
+Promise.all(settled).then(() => typeset).then(() => {
+  const figures = Array.from(document.querySelectorAll("div.cell")).filter(
+    cell => cell.querySelector("div.cell_output img")).map(cell => {
+      const line = cell.nextElementSibling;
+      const ok = line && line.matches("p.figure-code");
+      return {cell: cell.id, links: ok ? Array.from(line.querySelectorAll("a[href]")).map(a => a.href) : []};
+  });
+  done({images: images.map(image => ({src: image.currentSrc || image.src, complete: image.complete,
+                                      width: image.naturalWidth})),
+        links: Array.from(document.querySelectorAll("a[href]")).map(a => a.href),
+        matherrors: document.querySelectorAll("mjx-merror").length,
+        figures: figures});
+}).catch(error => done({error: String(error)}));
+"""
+
+
+@pytest.fixture(scope="module")
+def crawl(site, server, browser):
+    """Every page of the site, loaded once: its console messages, images, links and figures."""
+    browser.get_log("browser")
+    visited, started = {}, time.perf_counter()
+    for page in site.pages:
+        browser.get(f"{server}/{page}")
+        report = browser.execute_async_script(_INSPECT)
+        report["console"] = [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
+        visited[page] = report
+    print(f"\nbrowser visited {len(visited)} pages in {time.perf_counter() - started:.1f} s: "
+          f"{sum(len(r.get('images', [])) for r in visited.values())} images, "
+          f"{sum(len(r.get('links', [])) for r in visited.values())} links")
+    return visited
+
+
+def _local_file(site, server, url):
+    """The file a same-origin URL points to (or None for another origin), and its fragment."""
+    parts = urlsplit(url)
+    if f"{parts.scheme}://{parts.netloc}" != server:
+        return None, None
+    path = unquote(parts.path).lstrip("/")
+    target = site.root / path
+    if not path or path.endswith("/"):
+        target = target / "index.html"
+    return target, parts.fragment
+
+
+# ---------------------------------------------------------------------------------------------- tests
+
+def test_the_build_renders_the_committed_notebooks_offline_without_running_them(site):
+    from common.experiments import NOTEBOOKS, load_experiment
+
+    assert "index.html" in site.pages and "scorecard.html" in site.pages and "search.html" in site.pages
+    assert (site.root / "searchindex.js").stat().st_size > 0
+    assert not (site.out / ".jupyter_cache").exists(), "myst-nb executed notebooks (execution mode must be off)"
+    for key in NOTEBOOKS:
+        notebook_name = load_experiment(key).NOTEBOOK
+        page = f"notebooks/{Path(notebook_name).stem}.html"
+        assert page in site.pages, f"no page for {notebook_name}"
+        notebook = json.loads((REPO / "notebooks" / notebook_name).read_text(encoding="utf-8"))
+        committed = sum("image/png" in output.get("data", {}) for cell in notebook["cells"]
+                        for output in cell.get("outputs", []))
+        rendered = len(re.findall(r'<img[^>]+src="\.\./_images/', (site.root / page).read_text(encoding="utf-8")))
+        assert rendered >= committed > 0 or committed == rendered == 0, \
+            f"{page}: {rendered} images rendered, {committed} image outputs committed"
+        source = site.out / "source" / "notebooks" / notebook_name
+        assert source.read_bytes() == (REPO / "notebooks" / notebook_name).read_bytes(), \
+            "the site must render the committed notebook byte for byte"
+    external = {page: _parsed(site.root / page).external for page in site.pages}
+    external = {page: found for page, found in external.items() if found}
+    assert not external, f"pages load scripts, styles or images from elsewhere (a CDN?): {external}"
+
+
+def test_every_page_loads_without_console_errors(crawl):
+    errors = {page: [entry["message"] for entry in report["console"]] for page, report in crawl.items()
+              if report["console"] or "error" in report}
+    errors.update({page: report["error"] for page, report in crawl.items() if "error" in report})
+    assert not errors, f"SEVERE console messages on {len(errors)} pages: {errors}"
+
+
+def test_every_image_decodes(crawl):
+    broken = {page: [image["src"] for image in report["images"] if not image["complete"] or image["width"] == 0]
+              for page, report in crawl.items()}
+    broken = {page: images for page, images in broken.items() if images}
+    assert not broken, f"images that do not decode: {broken}"
+    assert sum(len(report["images"]) for report in crawl.values()) > 40
+
+
+def test_every_math_formula_typesets(crawl):
+    failed = {page: report["matherrors"] for page, report in crawl.items() if report.get("matherrors")}
+    assert not failed, f"MathJax could not typeset formulas (mjx-merror) on: {failed}"
+
+
+def test_every_internal_link_resolves(site, server, crawl):
+    broken, checked = [], 0
+    for page, report in crawl.items():
+        for url in report["links"]:
+            target, fragment = _local_file(site, server, url)
+            if target is None:
+                continue
+            checked += 1
+            if not target.is_file():
+                broken.append(f"{page} -> {url} (no file {target.relative_to(site.root)})")
+            elif fragment and target.suffix == ".html" and unquote(fragment) not in _parsed(target).ids:
+                broken.append(f"{page} -> {url} (no id {fragment!r} in {target.relative_to(site.root)})")
+    assert checked > 1000
+    assert not broken, f"{len(broken)} internal links do not resolve:\n" + "\n".join(broken[:50])
+
+
+def test_every_figure_links_to_the_code_that_draws_it(site, server, crawl):
+    notebook_pages = [page for page in crawl if page.startswith("notebooks/")]
+    assert len(notebook_pages) >= 6
+    for page in notebook_pages:
+        figures = crawl[page]["figures"]
+        assert figures, f"{page} shows no figure"
+        for figure in figures:
+            code = [url for url in figure["links"] if "/code/" in urlsplit(url).path]
+            assert code, f"{page}: the figure of {figure['cell'] or 'a cell'} has no link to its code"
+    paper = crawl[PAPER_PAGE]
+    assert any(urlsplit(url).path.endswith("/code/common/experiments/egp_ts.html") for url in paper["links"])
+
+
+def test_the_landing_page_lists_every_notebook(server, browser):
+    from common.experiments import NOTEBOOKS, load_experiment
+
+    browser.get(f"{server}/index.html")
+    text = browser.find_element("tag name", "main").text
+    for key in NOTEBOOKS:
+        assert load_experiment(key).TITLE in text, f"the landing page does not list {key}"
+    assert len(browser.find_elements("css selector", "div.paper-card")) == len(NOTEBOOKS)
+
+
+def test_the_scorecard_lists_every_claim_and_filters_them(server, browser):
+    from selenium.webdriver.support.ui import Select
+
+    claims = _verdict_rows()
+    assert claims
+    browser.get(f"{server}/scorecard.html")
+    rows = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#scorecard-table > tbody > tr'))"
+        ".map(r => [r.dataset.paper, r.dataset.id, r.dataset.verdict]);")
+    assert Counter(map(tuple, rows)) == Counter(claims)
+
+    def visible():
+        return browser.execute_script(
+            "return Array.from(document.querySelectorAll('#scorecard-table > tbody > tr'))"
+            ".filter(r => !r.hidden).map(r => [r.dataset.paper, r.dataset.verdict]);")
+
+    paper, verdict = claims[-1][0], claims[-1][2]
+    Select(browser.find_element("id", "scorecard-paper")).select_by_value(paper)
+    assert len(visible()) == sum(row[0] == paper for row in claims)
+    Select(browser.find_element("id", "scorecard-verdict")).select_by_value(verdict)
+    assert len(visible()) == sum(row[0] == paper and row[2] == verdict for row in claims) > 0
+    browser.get(f"{server}/scorecard.html?verdict=reproduced")
+    assert len(visible()) == sum(row[2] == "reproduced" for row in claims)
+    browser.get(f"{server}/scorecard.html")
+    header = browser.find_elements("css selector", "#scorecard-table th[data-sortable]")[1]  # the claim ids
+    ids = "return Array.from(document.querySelectorAll('#scorecard-table > tbody > tr')).map(r => r.dataset.id);"
+    header.click()
+    assert browser.execute_script(ids) == sorted(row[1] for row in claims)
+    header.click()
+    assert browser.execute_script(ids) == sorted((row[1] for row in claims), reverse=True)
+    details = browser.find_element("css selector", "#scorecard-table > tbody > tr:not([hidden]) details")
+    assert not details.get_attribute("open")
+    details.find_element("tag name", "summary").click()
+    assert details.get_attribute("open") and details.find_element("tag name", "dl").text
+
+
+def test_search_finds_a_notebook(server, browser):
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    browser.get(f"{server}/search.html?q=pseudo-points")
+    WebDriverWait(browser, 30).until(
+        lambda driver: driver.find_elements("css selector", "#search-results ul.search li a"))
+    found = [a.get_attribute("href") for a in browser.find_elements("css selector", "#search-results li a")]
+    assert any("/notebooks/bo_pp.html" in url for url in found), found
+
+
+def test_screenshots_of_the_landing_page_and_a_paper_page(server, browser):
+    from PIL import Image, ImageStat
+
+    if SCREENSHOTS.exists():
+        shutil.rmtree(SCREENSHOTS)
+    SCREENSHOTS.mkdir(parents=True)
+    shots = {}
+    browser.get(f"{server}/index.html")
+    height = browser.execute_script("return document.documentElement.scrollHeight")
+    browser.set_window_size(WINDOW[0], min(max(height, WINDOW[1]), 4000))
+    shots["landing.png"] = browser.get_screenshot_as_png()
+    browser.set_window_size(*WINDOW)
+    browser.get(f"{server}/{PAPER_PAGE}")
+    shots["paper-egp_ts.png"] = browser.get_screenshot_as_png()
+    browser.execute_script("document.querySelector('p.figure-code').scrollIntoView({block: 'end'});")
+    time.sleep(0.3)
+    shots["paper-egp_ts-figure.png"] = browser.get_screenshot_as_png()
+    for name, png in shots.items():
+        (SCREENSHOTS / name).write_bytes(png)
+        with Image.open(SCREENSHOTS / name) as image:
+            spread = ImageStat.Stat(image.convert("L")).stddev[0]
+            assert image.width == WINDOW[0] and spread > 10, f"{name} looks empty (grey-level spread {spread:.1f})"
+    print(f"\nscreenshots in {SCREENSHOTS}: {', '.join(shots)}")
+
+
+def test_jupyter_lab_and_nbconvert_come_with_the_set_up():
+    bin_dir = Path(sys.executable).parent
+    pins = dict(line.strip().split("==") for line in (REPO / "requirements.txt").read_text().splitlines()
+                if "==" in line and not line.startswith("#"))
+    for command, package in ((["jupyter", "lab", "--version"], "jupyterlab"),
+                             (["jupyter", "nbconvert", "--version"], "nbconvert")):
+        executable = shutil.which(command[0], path=str(bin_dir)) or shutil.which(command[0])
+        assert executable, "jupyter is not installed: pip install -r requirements.txt"
+        result = subprocess.run([executable, *command[1:]], capture_output=True, text=True, timeout=120)
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.strip().splitlines()[-1] == pins[package], (command, result.stdout)
