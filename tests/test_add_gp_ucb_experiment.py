@@ -1,5 +1,6 @@
 """The Add-GP-UCB synthetic experiment: its grid, and the regrets a run stores."""
 import numpy as np
+import pandas as pd
 import pytest
 
 from common.experiments import add_gp_ucb as experiment
@@ -171,6 +172,16 @@ def test_direct_under_the_authors_settings_makes_every_query_of_its_budget(probl
     authors = experiment.run({**config, **experiment.settings_key("authors")})["f"]
     assert len(earlier) < experiment.N_INIT + 400 == len(authors)
     np.testing.assert_array_equal(authors[:len(earlier)], earlier)
+
+
+def test_direct_stops_lists_a_direct_run_shorter_than_the_budget_and_nothing_else():
+    def rows(problem, method, n_queries):
+        return pd.DataFrame({"experiment": "synthetic", "problem": problem, "method": method,
+                             "eval": np.arange(n_queries)})
+    table = pd.concat([rows("(40,35,1)", "GP-UCB", 410), rows("(40,35,1)", "DiRect", 159),
+                       rows("(10,3,3)", "GP-UCB", 410), rows("(10,3,3)", "DiRect", 410)])
+    stops = experiment.direct_stops(table)
+    assert stops[["problem", "direct_queries", "budget"]].values.tolist() == [["(40,35,1)", 159, 410]]
 
 
 def test_the_grid_names_its_settings_and_runs_the_earlier_ones_beside_on_the_same_seeds():

@@ -249,6 +249,17 @@ def settings_comparison(runs, earlier, at=50):
     return pd.DataFrame(rows)
 
 
+def direct_stops(table):
+    """Where the DiRect baseline stopped before the budget, per experiment and problem: its number of queries beside
+    the budget (empty when DIRECT ran to the budget everywhere). DIRECT under the earlier settings ends at its volume
+    tolerance (``vol_tol`` = 1e-16); under the authors' it runs to the budget (``diRect.m`` has no such tolerance)."""
+    queries = table.groupby(["experiment", "problem", "method"], sort=False)["eval"].max().add(1).unstack("method")
+    budget = queries.drop(columns="DiRect").max(axis=1)
+    stopped = queries["DiRect"] < budget
+    return pd.DataFrame({"direct_queries": queries.loc[stopped, "DiRect"].astype(int),
+                         "budget": budget[stopped].astype(int)}).reset_index()
+
+
 def ablation_methods(params):
     """The ablation's methods: GP-UCB, Add-* and Add-d'/M' (the Add-d/M with the function's own group size)."""
     dim, group_dim, _ = BY_NAME[params["ablation_configuration"]]
