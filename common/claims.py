@@ -750,22 +750,51 @@ class Evidence:
 
 @dataclass(frozen=True)
 class ThresholdChange:
-    """A threshold of a :class:`ClaimSpec` changed after paper-scale results were seen.
+    """A threshold, or the criterion, of a :class:`ClaimSpec` changed after paper-scale results were seen.
 
     Attributes
     ----------
     old : mapping of str to float
         The thresholds before the change: ``reproduced_at``, ``partly_at`` or
-        names of the spec's ``limits``.
+        names of the spec's ``limits`` (empty if only the criterion changed).
     date : str
         When it changed (ISO date).
     why : str
         The reason for the change.
+    old_measure : callable or None, default None
+        The criterion before the change, where the measure itself changed (a
+        ``measure`` as :class:`ClaimSpec` takes it); None: only thresholds changed.
+    old_test : str, default ""
+        That criterion in words, for the disclosure; required with ``old_measure``.
     """
 
     old: Mapping
     date: str
     why: str
+    old_measure: Callable | None = None
+    old_test: str = ""
+
+    def __post_init__(self):
+        if self.old_measure is not None and not self.old_test:
+            raise ValueError("ThresholdChange: old_test must say in words what the old criterion (old_measure) "
+                             "tested")
+        if self.old_measure is None and not self.old:
+            raise ValueError("ThresholdChange: give the old thresholds (old) or the old criterion (old_measure)")
+
+    def old_spec(self, spec):
+        """``spec`` as it was judged before the change."""
+        before = spec.with_thresholds(self.old)
+        return before if self.old_measure is None else dataclasses.replace(before, measure=self.old_measure)
+
+    def describe_old(self):
+        """The old thresholds and criterion in words, e.g. "the old thresholds (reproduced_at = 0.5)"."""
+        parts = []
+        if self.old_measure is not None:
+            parts.append(f"the old criterion ({self.old_test})")
+        if self.old:
+            parts.append("the old thresholds (" + ", ".join(f"{name} = {value:g}" for name, value in self.old.items())
+                         + ")")
+        return " with ".join(parts)
 
 
 THRESHOLD_FIELDS = ("reproduced_at", "partly_at")
@@ -1048,11 +1077,10 @@ def judge(specs, table, params, *, ran=None):
         disclosure = ""
         change = spec.changed_after_results
         if change is not None:
-            old_check = spec.with_thresholds(change.old).evaluate(table, params)
-            old_verdict = _claim_of(spec, old_check, what_ran).verdict
-            old = ", ".join(f"{name} = {value:g}" for name, value in change.old.items())
-            disclosure = (f"thresholds changed on {change.date} after paper-scale results ({change.why}); "
-                          f"the old thresholds ({old}) give: {old_verdict}")
+            old_verdict = _claim_of(spec, change.old_spec(spec).evaluate(table, params), what_ran).verdict
+            changed = "criterion" if change.old_measure is not None else "thresholds"
+            disclosure = (f"{changed} changed on {change.date} after paper-scale results ({change.why}); "
+                          f"{change.describe_old()} give: {old_verdict}")
         made.append(_claim_of(spec, spec.evaluate(table, params), what_ran, disclosure))
     return verdict_table(made)
 

@@ -354,6 +354,25 @@ def test_judge_discloses_the_verdict_of_changed_thresholds():
     assert row["verdict"] == "reproduced" and row["disclosure"].endswith("give: not reproduced")
 
 
+def test_judge_discloses_the_verdict_of_a_changed_criterion():
+    old_criterion = claims.ThresholdChange({}, "2026-11-26", "read as written",
+                                           old_measure=fixed_score(0.1),
+                                           old_test="the first reading")
+    row = claims.judge([spec(0.8, changed_after_results=old_criterion)], None, {}).iloc[0]
+    assert row["verdict"] == "reproduced"
+    assert row["disclosure"] == ("criterion changed on 2026-11-26 after paper-scale results (read as written); "
+                                 "the old criterion (the first reading) give: not reproduced")
+
+
+@pytest.mark.parametrize("fields, named", [({"old": {}}, "old_measure"), ({"old_test": ""}, "old_test")])
+def test_a_change_without_its_old_thresholds_or_criterion_in_words_is_refused(fields, named):
+    given = {"old": {}, "old_measure": lambda table, params, limits: None, "old_test": "x", **fields}
+    if fields == {"old": {}}:
+        given["old_measure"] = None
+    with pytest.raises(ValueError, match=named):
+        claims.ThresholdChange(date="2026-11-26", why="why", **given)
+
+
 def test_judge_leaves_the_disclosure_empty_without_a_change():
     assert claims.judge([spec(0.8)], None, {}).loc[0, "disclosure"] == ""
 

@@ -79,12 +79,22 @@ def test_five_noisy_seeds_decide_neither_way_and_say_how_many_would(specs):
     assert "undecided" in evidence.reason and "seeds to decide" in evidence.reason
 
 
-def test_bbkb_few_unique_needs_fewer_than_both_exact_gp_methods(specs):
-    fewer = nas_runs(unique=lambda method: 50 if method == "BBKB" else 100)
-    assert verdict(specs["nas-bbkb-few-unique"], fewer) == "reproduced"
-    one = nas_runs(unique=lambda method: {"BBKB": 50, "GP-UCB": 100}.get(method, 50))
-    assert verdict(specs["nas-bbkb-few-unique"], one) == "partly reproduced"
-    assert verdict(specs["nas-bbkb-few-unique"], nas_runs()) == "not reproduced"
+def test_bbkb_few_unique_is_judged_against_a_tenth_of_the_arms_with_the_first_criterion_disclosed(specs):
+    arms = mini_gp_opt_claims.n_arms(PAPER_PARAMS)
+
+    def judged(unique):
+        table = nas_runs(unique=unique)
+        found = mini_gp_opt_claims.claims.judge([specs["nas-bbkb-few-unique"]], table, PAPER_PARAMS,
+                                                 ran=mini_gp_opt_claims.what_ran(PAPER_PARAMS))
+        return found.iloc[0]
+
+    few_as_gp_ucb = judged(lambda method: arms // 20)  # few, but no fewer than GP-UCB and GP-BUCB
+    assert few_as_gp_ucb["verdict"] == "reproduced"
+    assert few_as_gp_ucb["disclosure"].endswith("give: not reproduced")
+    many_but_fewer = judged(lambda method: arms // 2 if method == "BBKB" else arms)
+    assert many_but_fewer["verdict"] == "not reproduced"
+    assert many_but_fewer["disclosure"].startswith("criterion changed on 2026-11-26")
+    assert many_but_fewer["disclosure"].endswith("give: reproduced")
 
 
 def test_comparable_to_bbkb_fails_only_when_worse_beyond_the_margin(specs):
@@ -218,12 +228,13 @@ def test_fresh_seeds_never_reach_the_paper_scale_verdicts(monkeypatch):
     assert verdicts.loc["nas-bbkb-few-unique", "confirmatory"] == ""
 
 
-def test_the_bbkb_reading_note_measures_bbkb_against_the_arms_not_against_gp_ucb():
-    arms = len(experiment.make_problem({"problem": experiment.NAS_PROBLEM, "noise_beta": 0.01}).arms)
+def test_the_bbkb_note_measures_bbkb_against_the_arms_and_the_steps():
+    arms = mini_gp_opt_claims.n_arms(PAPER_PARAMS)
     few = mini_gp_opt_claims.bbkb_unique_reading(nas_runs(unique=lambda method: 100), PAPER_PARAMS)
     many = mini_gp_opt_claims.bbkb_unique_reading(nas_runs(unique=lambda method: arms // 2), PAPER_PARAMS)
     assert few["seeds_few"] == few["seeds"] == SEEDS and many["seeds_few"] == 0
     assert many["share_of_arms"] == pytest.approx((arms // 2 + (SEEDS - 1) / 2) / arms)
-    assert many["note"].startswith("Reading note on nas-bbkb-few-unique") and "0 of 40 seeds" in many["note"]
+    assert many["share_of_steps"] == pytest.approx((arms // 2 + (SEEDS - 1) / 2) / PAPER_PARAMS["T"])
+    assert many["note"].startswith("On nas-bbkb-few-unique") and "0 of 40 seeds" in many["note"]
     no_bbkb = nas_runs()
     assert mini_gp_opt_claims.bbkb_unique_reading(no_bbkb[no_bbkb["method"] != "BBKB"], PAPER_PARAMS) is None
