@@ -177,7 +177,6 @@ def test_the_surrogate_fits_exact_and_near_duplicate_points():
 def test_the_confirmatory_block_is_off_in_every_scale_and_adds_only_fresh_seeds_of_planned_claims():
     from common import confirmatory
     assert all(scale["confirmatory"] is False for scale in experiment.SCALES.values())
-    assert experiment.PUBLISHED.get("confirmatory", False) is False
     params = {**experiment.SCALES["paper"], "scale": "paper"}
     plain = experiment.make_grid(params)
     with_fresh = experiment.make_grid({**params, "confirmatory": True})
