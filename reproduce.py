@@ -487,7 +487,9 @@ def write_scorecard(registry):
     """Gather every paper's published verdict table into REPRODUCTION.md (atomically); return its path.
 
     Per paper: the verdict counts now and under the p-value rule that estimation replaced, and the verdict
-    table's main columns; above them, the judged cells of every paper in one figure.
+    table's main columns; above them, the judged cells of every paper in one figure. A notebook whose experiment
+    module declares ``KIND = "arena"`` (the papers' methods on a common suite) gets its section after the papers',
+    outside their counts and their figure.
     """
     import pandas as pd
 
@@ -496,26 +498,36 @@ def write_scorecard(registry):
                                verdict_counts)
 
     sections, totals, effects_by_paper = [], dict.fromkeys(VERDICTS + IDENTITY_VERDICTS, 0), {}
+    arena_sections = []
     for key in registry:
         try:
             module = load_experiment(key, registry)
             title, notebook = module.TITLE, f"notebooks/{module.NOTEBOOK}"
         except Exception:  # the listing of the other papers must not depend on one broken module
-            title, notebook = key, "(experiment module does not load)"
+            module, title, notebook = None, key, "(experiment module does not load)"
+        # The arena's hypotheses carry the papers' claims to a common suite: a section of their own, after the
+        # papers, counted apart from the papers' claims.
+        is_arena = getattr(module, "KIND", None) == "arena"
+        listed = arena_sections if is_arena else sections
         verdicts_path = paths.figures_dir(key) / "verdicts.csv"
-        sections.append(f"## {key}: {title}\n")
+        listed.append(f"## {key}: {title}\n")
+        if is_arena:
+            listed.append("Not a paper: each paper's headline claim carried to one suite of problems, with one budget "
+                          "and the same initial designs, and judged per problem against plain GP-UCB (\"reproduced\": "
+                          "the claim holds on the suite). Its verdicts are not counted in \"All papers\" above.\n")
         if not verdicts_path.exists():
-            sections.append(f"Not run yet ({notebook} has written no verdicts).\n")
+            listed.append(f"Not run yet ({notebook} has written no verdicts).\n")
             continue
         table = pd.read_csv(verdicts_path, dtype=str, keep_default_na=False)
         table = table.reindex(columns=[*table.columns, *[name for name in SCORECARD_COLUMNS
                                                           if name not in table.columns]], fill_value="")
         effects_path = paths.figures_dir(key) / "effects.csv"
-        if effects_path.exists():
+        if effects_path.exists() and not is_arena:
             effects_by_paper[key] = pd.read_csv(effects_path)
         scale = table["scale"].iloc[0] if len(table) else "unknown"
         counts = verdict_counts(table)
-        totals = {verdict: totals[verdict] + counts[verdict] for verdict in totals}
+        if not is_arena:
+            totals = {verdict: totals[verdict] + counts[verdict] for verdict in totals}
         estimated = table[table["verdict_by_p_value"] != ""]
         before = ""
         if len(estimated):
@@ -525,10 +537,10 @@ def write_scorecard(registry):
                                if then[name] or now[name])
             before = (f" Of the {len(estimated)} claims judged by estimation, p-value rule -> estimation: "
                       f"{listed}.")
-        sections.append(f"Notebook: {notebook}. Scale: {scale}. {format_counts(counts)}.{before} Full table "
-                        f"(the paper's numbers, ours, the check): `figures/{key}/verdicts.md`; every cell's effect: "
-                        f"`figures/{key}/effects.csv`.\n")
-        sections.append(markdown_table(table.loc[:, list(SCORECARD_COLUMNS)]) + "\n")
+        listed.append(f"Notebook: {notebook}. Scale: {scale}. {format_counts(counts)}.{before} Full table "
+                      f"(the paper's numbers, ours, the check): `figures/{key}/verdicts.md`; every cell's effect: "
+                      f"`figures/{key}/effects.csv`.\n")
+        listed.append(markdown_table(table.loc[:, list(SCORECARD_COLUMNS)]) + "\n")
     figure = _effects_figure(effects_by_paper)
     picture = (f"\n![Every judged cell of every paper](figures/{figure})\n\n{verdict_figures.margin_units_note()}\n"
                if figure else "")
@@ -548,7 +560,7 @@ def write_scorecard(registry):
     path = paths.scorecard_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(f".{path.name}.tmp")
-    temporary.write_text("\n".join([header, *sections]))
+    temporary.write_text("\n".join([header, *sections, *arena_sections]))
     temporary.replace(path)
     return path
 

@@ -86,8 +86,10 @@ def notebook_entries():
         entries.append({"key": key, "title": module.TITLE, "notebook": module.NOTEBOOK,
                         "outputs": list(module.OUTPUTS), "docname": f"notebooks/{Path(module.NOTEBOOK).stem}",
                         "teaching": "teaching" in module.TITLE.lower(), "verdicts": verdicts,
+                        "arena": getattr(module, "KIND", None) == "arena",
                         "counts": format_counts(counts) if verdicts else "no verdicts yet"})
-    return sorted(entries, key=lambda entry: not entry["teaching"])
+    # The teaching notebook first, the papers, then the arena that puts the papers' methods side by side.
+    return sorted(entries, key=lambda entry: 0 if entry["teaching"] else 2 if entry["arena"] else 1)
 
 
 # ------------------------------------------------------------------------------------------ code pages
@@ -401,23 +403,25 @@ def landing_page(entries, source_dir):
         shown = thumbnail(key, source_dir / "_static" / "thumbs" / f"{key}.png")
         image = (f'<a href="{entry["docname"]}.html"><img class="card-thumb" src="_static/thumbs/{key}.png" '
                  f'alt="{esc(entry["title"])}: {esc(shown)}"></a>') if shown else ""
-        kind = "teaching notebook" if entry["teaching"] else "paper"
+        kind = "teaching notebook" if entry["teaching"] else "arena" if entry["arena"] else "paper"
         claims = (f'<a href="scorecard.html?paper={key}">{esc(entry["counts"])}</a>' if entry["verdicts"]
                   else esc(entry["counts"]))
+        claims_label = "Hypotheses" if entry["arena"] else "Claims"
         cards.append(f"""<div class="paper-card" data-key="{key}">
 {image}
 <div class="card-body">
 <p class="card-kind">{kind} · <code>{key}</code></p>
 <p class="card-title"><a href="{entry['docname']}.html">{esc(entry['title'])}</a></p>
 <p class="card-outputs">Regenerates: {esc(', '.join(entry['outputs']))}</p>
-<p class="card-claims">Claims: {claims}</p>
+<p class="card-claims">{claims_label}: {claims}</p>
 <p class="card-links"><a href="{entry['docname']}.html">notebook</a> ·
 <a href="code/common/experiments/{key}.html">experiment code</a> ·
 <a href="scorecard.html?paper={key}">verdicts</a></p>
 </div>
 </div>""")
-    papers = [entry for entry in entries if not entry["teaching"]]
+    papers = [entry for entry in entries if not entry["teaching"] and not entry["arena"]]
     teaching = [entry for entry in entries if entry["teaching"]]
+    arena = [entry for entry in entries if entry["arena"]]
     toc_notebooks = "\n".join(entry["docname"] for entry in entries)
     data_docs = "\n".join(path[:-3] for path in DATA_PAGES if (REPO / path).exists())
     count = NUMBER_WORDS.get(len(papers), str(len(papers)))
@@ -430,6 +434,8 @@ html_theme.sidebar_secondary.remove: true
 {count} papers on Bayesian optimization, each with one notebook that regenerates its figures and tables from our
 own runs, shows them beside the paper's numbers and gives a verdict for every claim;
 {"and a teaching notebook that introduces GP regression, acquisition functions and the BO loop. " if teaching else ""}
+{"An arena puts the papers' methods side by side on one suite of problems, with one budget and the same initial "
+ "points, and asks which idea helps where, and at what cost. " if arena else ""}
 These pages are the committed notebooks as they were executed, rendered without running anything. To run them
 yourself, and change their parameters, open them in Jupyter Lab
 ([how](readme.md#opening-a-notebook-in-jupyter-lab)).

@@ -53,6 +53,7 @@ NOTEBOOKS = {
     "add_gp_ucb": "common.experiments.add_gp_ucb",
     "mini_gp_opt": "common.experiments.mini_gp_opt",
     "egp_ts": "common.experiments.egp_ts",
+    "arena": "common.experiments.arena",
 }
 
 REQUIRED_ATTRIBUTES = ("NOTEBOOK", "TITLE", "OUTPUTS", "SCALES", "PUBLISHED", "PAPER", "make_grid", "run",

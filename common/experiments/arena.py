@@ -707,3 +707,341 @@ def per_seed(finals, problem, method, column="regret"):
     """One problem's and method's values by seed, a Series indexed by seed."""
     chosen = finals[(finals["problem"] == problem) & (finals["method"] == method)]
     return chosen.set_index("seed")[column].astype(float)
+
+
+# --------------------------------------------------------------------------- ranks and the critical difference
+#: Significance level of the Friedman test and of the Nemenyi critical difference.
+RANK_ALPHA = 0.05
+
+
+def methods_in_order(names):
+    """``names`` in the order of :data:`METHODS` (unknown names last, as given)."""
+    order = {name: i for i, name in enumerate(METHODS)}
+    return sorted(dict.fromkeys(names), key=lambda name: order.get(name, len(order)))
+
+
+def seed_ranks(finals):
+    """Each method's rank on each (problem, seed) by final regret: 1 the lowest, ties sharing their mean rank.
+
+    Only the seeds on which every method of the problem ran are ranked (complete blocks).
+
+    Parameters
+    ----------
+    finals : pandas.DataFrame
+        :func:`final_values` of the runs.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``problem``, ``seed``, ``method``, ``rank``.
+    """
+    import pandas as pd
+
+    frames = []
+    for problem, runs in finals.groupby("problem", sort=False):
+        wide = runs.pivot(index="seed", columns="method", values="regret").dropna(axis=0, how="any")
+        ranked = wide.rank(axis=1, method="average").reset_index().melt(id_vars="seed", value_name="rank")
+        frames.append(ranked.assign(problem=problem))
+    columns = ["problem", "seed", "method", "rank"]
+    return pd.concat(frames, ignore_index=True)[columns] if frames else pd.DataFrame(columns=columns)
+
+
+def rank_summary(ranks, n_resamples=None):
+    """The mean rank of each method on each problem with a 95 % interval over the seeds.
+
+    The interval is the expanded percentile bootstrap of the project (:func:`common.stats.expanded_tail`):
+    the seeds (blocks) resampled with replacement, the mean rank recomputed.
+
+    Parameters
+    ----------
+    ranks : pandas.DataFrame
+        :func:`seed_ranks`.
+    n_resamples : int, optional
+        Default :data:`common.stats.N_RESAMPLES`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``problem``, ``method``, ``seeds``, ``mean_rank``, ``low``, ``high`` (NaN with one seed).
+    """
+    import pandas as pd
+    from common import stats
+
+    n_resamples = stats.N_RESAMPLES if n_resamples is None else n_resamples
+    rows = []
+    for problem, chosen in ranks.groupby("problem", sort=False):
+        wide = chosen.pivot(index="seed", columns="method", values="rank")
+        values, n_seeds = wide.to_numpy(), len(wide)
+        low = high = np.full(values.shape[1], np.nan)
+        if n_seeds > 1:
+            rng = np.random.default_rng(stats.BOOTSTRAP_SEED)
+            resampled = values[rng.integers(0, n_seeds, size=(n_resamples, n_seeds))].mean(axis=1)
+            tail = stats.expanded_tail(n_seeds)
+            low, high = np.quantile(resampled, [tail, 1 - tail], axis=0)
+        for column, method in enumerate(wide.columns):
+            rows.append({"problem": problem, "method": method, "seeds": n_seeds,
+                         "mean_rank": values[:, column].mean(), "low": low[column], "high": high[column]})
+    return pd.DataFrame(rows, columns=["problem", "method", "seeds", "mean_rank", "low", "high"])
+
+
+def rank_table(summary, problems):
+    """The rank table for the notebook: a row per method, a column per problem ("3.2 [2.6, 3.9]") and the mean of
+    the problems' mean ranks, best first."""
+    import pandas as pd
+
+    mean = summary.pivot(index="method", columns="problem", values="mean_rank")
+    text = summary.assign(cell=[f"{m:.2f}" + ("" if np.isnan(lo) else f" [{lo:.1f}, {hi:.1f}]")
+                                for m, lo, hi in zip(summary["mean_rank"], summary["low"], summary["high"])])
+    table = text.pivot(index="method", columns="problem", values="cell").reindex(columns=problems)
+    table.insert(0, "mean over problems", mean.reindex(columns=problems).mean(axis=1).map("{:.2f}".format))
+    order = mean.mean(axis=1).sort_values().index
+    return pd.DataFrame(table.loc[order]).reset_index()
+
+
+def critical_difference(summary, alpha=RANK_ALPHA):
+    """The Friedman test over the problems and the Nemenyi critical difference (Demšar 2006).
+
+    Each problem is one block: its methods ranked by their mean rank over the seeds (:func:`rank_summary`); the
+    methods' average ranks over the problems are compared. Two methods whose average ranks differ by less than
+
+        CD = q_alpha sqrt(k (k + 1) / (6 N)),   q_alpha = the studentized range's 1 - alpha quantile / sqrt(2),
+
+    (k methods, N problems; scipy.stats.studentized_range) are not told apart at level ``alpha``.
+
+    Returns
+    -------
+    dict
+        ``average_ranks`` (Series, best first), ``cd``, ``statistic`` and ``p_value`` of the Friedman test (NaN
+        with fewer than 2 problems or 3 methods), ``n_problems``, ``n_methods``.
+    """
+    from scipy import stats as scipy_stats
+
+    wide = summary.pivot(index="problem", columns="method", values="mean_rank").dropna(axis=1, how="any")
+    reranked = wide.rank(axis=1, method="average")
+    n_problems, n_methods = reranked.shape
+    average = reranked.mean(axis=0).sort_values()
+    statistic = p_value = np.nan
+    if n_problems >= 2 and n_methods >= 3:
+        statistic, p_value = scipy_stats.friedmanchisquare(*[reranked[name].to_numpy() for name in reranked.columns])
+    q_alpha = scipy_stats.studentized_range.ppf(1 - alpha, n_methods, np.inf) / np.sqrt(2) if n_methods >= 2 \
+        else np.nan
+    cd = q_alpha * np.sqrt(n_methods * (n_methods + 1) / (6.0 * max(n_problems, 1)))
+    return {"average_ranks": average, "cd": float(cd), "statistic": float(statistic), "p_value": float(p_value),
+            "n_problems": int(n_problems), "n_methods": int(n_methods)}
+
+
+def untold_groups(average_ranks, cd):
+    """The maximal runs of methods (in rank order) whose average ranks lie within ``cd`` of each other: the
+    critical-difference figure's bars. Returns a list of lists of method names (runs of one method left out)."""
+    names, values = list(average_ranks.index), average_ranks.to_numpy()
+    groups, reach = [], -1
+    for start in range(len(names)):
+        end = start
+        while end + 1 < len(names) and values[end + 1] - values[start] < cd:
+            end += 1
+        if end > start and end > reach:
+            groups.append(names[start:end + 1])
+            reach = end
+    return groups
+
+
+def plot_critical_difference(ax, found, colors=None):
+    """Draw the critical-difference figure of :func:`critical_difference` on ``ax``.
+
+    The methods stand on an axis of average rank (1 at the left, the best); a thick bar joins methods that the
+    Nemenyi test does not tell apart; the critical difference is drawn above the axis.
+
+    Returns
+    -------
+    str
+        The caption's words for what is drawn.
+    """
+    average, cd = found["average_ranks"], found["cd"]
+    k = len(average)
+    ax.set_xlim(0.5, k + 0.5)
+    ax.set_ylim(-0.35 * (k // 2 + 2), 1.6)
+    ax.axhline(0, color="black", linewidth=1)
+    for rank in range(1, k + 1):
+        ax.plot([rank, rank], [0, 0.12], color="black", linewidth=1)
+        ax.text(rank, 0.22, str(rank), ha="center", va="bottom", fontsize=8)
+    left, right = list(average.index[: (k + 1) // 2]), list(average.index[(k + 1) // 2:])
+    for row, name in enumerate(left):
+        level = -0.35 * (row + 1)
+        ax.plot([average[name], average[name], 0.55], [0, level, level], color=(colors or {}).get(name, "0.3"),
+                linewidth=1)
+        ax.text(0.5, level, f"{name} ({average[name]:.2f})", ha="right", va="center", fontsize=8)
+    for row, name in enumerate(reversed(right)):
+        level = -0.35 * (row + 1)
+        ax.plot([average[name], average[name], k + 0.45], [0, level, level], color=(colors or {}).get(name, "0.3"),
+                linewidth=1)
+        ax.text(k + 0.5, level, f"({average[name]:.2f}) {name}", ha="left", va="center", fontsize=8)
+    for row, group in enumerate(untold_groups(average, cd)):
+        level = -0.12 - 0.08 * row
+        ax.plot([average[group[0]] - 0.05, average[group[-1]] + 0.05], [level, level], color="black", linewidth=3,
+                solid_capstyle="butt")
+    if np.isfinite(cd):
+        ax.plot([1, 1 + cd], [1.1, 1.1], color="black", linewidth=1.5)
+        ax.text(1 + cd / 2, 1.2, f"CD = {cd:.2f}", ha="center", va="bottom", fontsize=8)
+    ax.set_axis_off()
+    return (f"average rank over {found['n_problems']} problems (each problem's methods ranked by their mean rank "
+            f"over the seeds; 1 is best); a bar joins methods whose average ranks differ by less than the Nemenyi "
+            f"critical difference at {RANK_ALPHA:g} (Friedman test p = {found['p_value']:.2g})")
+
+
+# --------------------------------------------------------------------------- figures
+METHOD_COLORS = dict(zip(METHODS, ("C3", "C1", "C2", "C0", "C9", "C4", "black", "C7", "C8", "C5")))
+METHOD_STYLES = {"GP-UCB": "--", "Random search": ":"}
+
+
+def plot_median_band(ax, t, curves, label, **line_options):
+    """The median of several runs' curves with their interquartile range shaded (above zero on a log axis, where a
+    mean minus a standard deviation need not be); returns the caption's words."""
+    curves = np.asarray(curves, dtype=float)
+    low, median, high = np.percentile(curves, [25, 50, 75], axis=0)
+    (line,) = ax.plot(t, median, label=label, **line_options)
+    if len(curves) > 1:
+        ax.fill_between(t, low, high, color=line.get_color(), alpha=0.12, linewidth=0)
+    return f"median over {len(curves)} run{'s' if len(curves) != 1 else ''}, shaded: the interquartile range"
+
+
+def plot_regret_grid(fig, table, problems, methods):
+    """One panel per problem: each method's simple regret against evaluations, median and interquartile range over
+    the seeds, on a log axis. Returns the caption's words."""
+    n_columns = 4
+    n_rows = -(-len(problems) // n_columns)
+    axes = fig.subplots(n_rows, n_columns, squeeze=False)
+    caption = ""
+    for ax, problem in zip(axes.flat, problems):
+        here = table[table["problem"] == problem]
+        for name in methods:
+            runs = here[here["method"] == name]
+            if runs.empty:
+                continue
+            wide = runs.pivot(index="run_key", columns="eval", values="regret")
+            caption = plot_median_band(ax, wide.columns.to_numpy() + 1, wide.to_numpy(), name,
+                                       color=METHOD_COLORS.get(name), linestyle=METHOD_STYLES.get(name, "-"),
+                                       linewidth=1.2)
+        ax.axvline(N_INIT, color="0.6", linewidth=0.8, linestyle=":")
+        ax.set_yscale("log")
+        ax.set_title(problem, fontsize=9)
+        ax.set_xlabel("evaluations", fontsize=8)
+        ax.tick_params(labelsize=7)
+    for ax in axes.flat[len(problems):]:
+        ax.set_axis_off()
+    for ax in axes[:, 0]:
+        ax.set_ylabel("simple regret", fontsize=8)
+    handles, labels = axes.flat[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncol=min(5, len(labels)), fontsize=8)
+    return caption
+
+
+def cost_and_rank(finals, found):
+    """Per method: the median and quartiles of its CPU seconds per run (all problems and seeds) and its average rank
+    over the problems (:func:`critical_difference`), best rank first."""
+    import pandas as pd
+
+    cpu = finals.groupby("method")["run_cpu_seconds"].quantile([0.25, 0.5, 0.75]).unstack()
+    table = pd.DataFrame({"average rank": found["average_ranks"]})
+    table["CPU s per run (median)"] = cpu[0.5].reindex(table.index)
+    table["CPU s (25 %)"] = cpu[0.25].reindex(table.index)
+    table["CPU s (75 %)"] = cpu[0.75].reindex(table.index)
+    reference = table["CPU s per run (median)"].get(REFERENCE, np.nan)
+    table["CPU vs GP-UCB"] = table["CPU s per run (median)"] / reference
+    return table.rename_axis("method").reset_index()
+
+
+def plot_cost_and_rank(ax, costs):
+    """Each method's median CPU seconds per run (log axis; the bar: its interquartile range over every run) against
+    its average rank over the problems (1 is best, at the top). Returns the caption's words."""
+    for row in costs.itertuples(index=False):
+        name, rank = row.method, row[1]
+        median, low, high = row[2], row[3], row[4]
+        color = METHOD_COLORS.get(name, "0.3")
+        ax.plot([low, high], [rank, rank], color=color, linewidth=1.5, alpha=0.6)
+        ax.plot(median, rank, "o", color=color, markersize=6)
+        ax.annotate(name, (median, rank), textcoords="offset points", xytext=(6, 4), fontsize=8, color=color)
+    ax.set_xscale("log")
+    ax.invert_yaxis()
+    ax.set(xlabel="CPU seconds per run (median; bar: interquartile range over all runs)",
+           ylabel="average rank over the problems (1 = best)")
+    return ("each method's median CPU seconds per run over every problem and seed (the bar: the interquartile range) "
+            "against its average rank over the problems")
+
+
+# --------------------------------------------------------------------------- the notebook's tables of settings
+def methods_table(dims=None):
+    """The methods with their settings and sources, from the constants above (what every run uses).
+
+    Parameters
+    ----------
+    dims : list of int, optional
+        The problems' dimensions, for Add-GP-UCB's Add-d/M per dimension (default: the suite's).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``method``, ``paper``, ``coordinates``, ``settings``.
+    """
+    import pandas as pd
+
+    dims = sorted(set(spec.dim for spec in PROBLEM_SPECS) if dims is None else dims)
+    coordinates = {"unit": "[0, 1]^d", "symmetric": "[-1, 1]^d", "native": "the problem's box"}
+    settings = {
+        "EGP-TS": ("egp_ts", f"dictionary A (RBF, RBF-ARD, Matérn-1.5, Matérn-2.5), {EGP_TS_SETTINGS['n_features']} "
+                             f"random features, ensemble refitted every {EGP_TS_SETTINGS['refit_every']} "
+                             f"observations, each draw maximized from {EGP_TS_SETTINGS['n_candidates']} candidates "
+                             f"and {EGP_TS_SETTINGS['n_restarts']} L-BFGS-B runs; noise fitted (spec U3)"),
+        "UCB-PP": ("bo_pp", f"tau0 = {UCB_PP_TAU0:g} (the paper's best), one pseudo-point per observation within "
+                            f"tau = 2 tau0 / (d l_t), SE-ARD GP on raw y, noise 1e-4, beta_t of Srinivas et al. "
+                            f"(delta = 0.1), DIRECT with {UCB_PP_DIRECT_PER_DIM} d evaluations"),
+        "Add-GP-UCB": ("add_gp_ucb", "the practical Add-d/M (decomposition and (h, sigma) relearned every 25 "
+                                     "iterations, 5 D random decompositions scored), the authors' settings (zero "
+                                     "prior mean, sigma in [0.03, 30] std(y_init), DIRECT to 0.9 min(5000, 100 D) "
+                                     "evaluations); d = min(D, max(3, ceil(D/4))): "
+                       + ", ".join(f"D = {dim}: {add_label(dim)}" for dim in dims)),
+        "GP-UCB+": ("random_exploration", f"GP-UCB with beta^1/2 = {BETA_ROOT_TWO:g} and one uniform point per "
+                                          f"iteration; isotropic Matérn-5/2, lengthscale by ML, nugget 1e-6, raw inputs; "
+                                          f"{RANDOM_EXPLORATION_SEARCH['acq_candidates']} Sobol' candidates and "
+                                          f"{RANDOM_EXPLORATION_SEARCH['acq_polish']} L-BFGS-B runs"),
+        "EXPLOIT+": ("random_exploration", "the posterior-mean maximizer and one uniform point per iteration (the "
+                                           "same uniform points as GP-UCB+), otherwise as GP-UCB+"),
+        "MINI-GP-UCB": ("mini_gp_opt", f"epochs of B = floor((C^2 - 1) / sigma~^2) evaluations of one arm, C = "
+                                       f"{MINI_THRESHOLD:g}, F = {MINI_NORM_BOUND:g}, delta = {MINI_DELTA:g}, on "
+                                       f"{MINI_CANDIDATES:,} uniform candidates drawn once per problem and seed (plus "
+                                       f"the initial design); SE kernel with l^2 = {MINI_BANDWIDTH_FACTOR:g} x the "
+                                       f"median squared distance; lambda = the 90th percentile of the noise std over "
+                                       f"the candidates (known noise), at least {MINI_LAMBDA_FLOOR:g}"),
+        "GP-UCB": ("the project (bo_basics)", f"Matérn-5/2 ARD, standardized y, ML-II every iteration (1 restart), "
+                                              f"noise variance fitted in {PROJECT_GP_NOISE_BOUNDS}, beta_t = 0.2 d "
+                                              f"log 2t, DIRECT with {PROJECT_GP_DIRECT_PER_DIM} d evaluations"),
+        "GP-EI": ("the project (bo_basics)", "expected improvement on the same GP as GP-UCB"),
+        "Random search": ("(baseline)", "uniform points on the box"),
+        SKOPT: ("scikit-optimize 0.10.2", "gp_minimize with its defaults (Matérn-5/2 GP with fitted noise, gp_hedge "
+                                          f"acquisition, {SKOPT_SEARCH['n_points']:,} points and "
+                                          f"{SKOPT_SEARCH['n_restarts_optimizer']} L-BFGS-B runs), from the shared "
+                                          "design as x0, y0 with no random points of its own; optional "
+                                          "(requirements-arena.txt)"),
+    }
+    rows = [{"method": name, "paper": settings[name][0], "coordinates": coordinates[METHOD_VIEWS[name]],
+             "settings": settings[name][1]} for name in METHODS]
+    return pd.DataFrame(rows)
+
+
+def problems_table():
+    """The suite: each problem's dimension, regime, noise, box, optimum, source and why it is in the arena."""
+    import pandas as pd
+
+    rows = []
+    for spec in PROBLEM_SPECS:
+        problem = make_problem(spec.name, 0)
+        box = ", ".join(f"[{low:.4g}, {high:.4g}]" for low, high in problem.bounds[:2]) + (
+            ", ..." if problem.dim > 2 else "")
+        optimum = ("f* = 5 (an upper bound), goal per seed" if problem.optimizers is None else
+                   f"f* = {problem.optimal_value:.4g}")
+        shift = box_shift(spec.name, spec.dim) if spec.name in CENTRED_OPTIMUM else None
+        rows.append({"problem": spec.name, "d": spec.dim, "regime": spec.regime,
+                     "noise": "noisy" if spec.noisy else "noise-free", "box": box, "optimum": optimum,
+                     "box shift (fraction of width)": "" if shift is None else
+                     ", ".join(f"{value:+.3f}" for value in shift[:3]) + (", ..." if len(shift) > 3 else ""),
+                     "source": spec.source, "why": spec.why})
+    return pd.DataFrame(rows)

@@ -203,3 +203,98 @@ def claim_specs(params):
 def judge(table, params):
     """The verdict table of the hypotheses on the arena's runs (:func:`common.claims.judge`)."""
     return claims.judge(claim_specs(params), table, params, ran=what_ran(params))
+
+
+# --------------------------------------------------------------------------- which idea helps where
+def _versus_reference(finals, method, problems):
+    """``method`` against GP-UCB on each problem, seed by seed: problem -> PairedComparison (problems that ran)."""
+    found = {}
+    for problem in problems:
+        comparison = _comparison(finals, problem, method, experiment.REFERENCE, "regret")
+        if comparison is not None:
+            found[problem] = comparison
+    return found
+
+
+def _named(comparisons):
+    return ", ".join(f"{problem} ({found.effect})" for problem, found in comparisons.items())
+
+
+def method_sentence(finals, method, problems, summary, costs):
+    """One bullet of "which idea helps where": where ``method`` beats GP-UCB, where it trails, its rank and cost."""
+    comparisons = _versus_reference(finals, method, problems)
+    if not comparisons:
+        return None
+    sides = {side: {problem: found for problem, found in comparisons.items() if stats.interval_side(found) == side}
+             for side in ("better", "worse")}
+    undecided = len(comparisons) - len(sides["better"]) - len(sides["worse"])
+    rank = summary[summary["method"] == method].set_index("problem")["mean_rank"]
+    cost = costs.set_index("method")
+    text = f"* **{method}**"
+    if method in cost.index:
+        text += (f" (average rank {cost.loc[method, 'average rank']:.2f}; median "
+                 f"{cost.loc[method, 'CPU s per run (median)']:.3g} CPU-s per run, "
+                 f"{cost.loc[method, 'CPU vs GP-UCB']:.3g}x GP-UCB's)")
+    text += (f": lower final regret than GP-UCB (the 95 % interval of the ratio of means below 1) on "
+             f"{len(sides['better'])} of {len(comparisons)} problems"
+             + (f": {_named(sides['better'])}" if sides["better"] else ""))
+    text += (f"; higher on {len(sides['worse'])}" + (f": {_named(sides['worse'])}" if sides["worse"] else "")
+             + f"; undecided on {undecided}.")
+    best = rank.idxmin() if len(rank) else None
+    if best is not None:
+        text += f" Its best mean rank is on {best} ({rank[best]:.2f})."
+    return text
+
+
+def regime_sentence(summary):
+    """Per regime of the suite, the method with the lowest mean rank over its problems."""
+    regimes = {}
+    for spec in experiment.PROBLEM_SPECS:
+        regimes.setdefault(spec.regime.split(",")[0], []).append(spec.name)
+    parts = []
+    for regime, names in regimes.items():
+        here = summary[summary["problem"].isin(names)]
+        if here.empty:
+            continue
+        means = here.groupby("method")["mean_rank"].mean().sort_values()
+        parts.append(f"{regime} ({', '.join(name for name in names if name in set(here['problem']))}): "
+                     f"{means.index[0]} ({means.iloc[0]:.2f}), then {means.index[1]} ({means.iloc[1]:.2f})")
+    return "* **Per regime, the lowest mean rank** (the mean over the regime's problems): " + "; ".join(parts) + "."
+
+
+def findings(table, params, verdicts):
+    """"Which idea helps where", computed from the runs: the overall ranking and its critical difference, the best
+    methods per regime, and per method where it beats or trails GP-UCB, with its rank and cost.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        The tidy table of the arena's runs.
+    params : dict
+        The resolved parameters.
+    verdicts : pandas.DataFrame
+        The verdict table of :func:`judge` on the same runs.
+
+    Returns
+    -------
+    str (Markdown)
+    """
+    finals = experiment.final_values(table)
+    summary = experiment.rank_summary(experiment.seed_ranks(finals))
+    found = experiment.critical_difference(summary)
+    costs = experiment.cost_and_rank(finals, found)
+    average = found["average_ranks"]
+    untold = [group for group in experiment.untold_groups(average, found["cd"]) if average.index[0] in group]
+    leaders = untold[0] if untold else [average.index[0]]
+    problems = [name for name in params["problems"] if name in set(finals["problem"])]
+    overall = (f"* **Overall.** Lowest average rank over the {found['n_problems']} problems: "
+               + ", ".join(f"{name} ({value:.2f})" for name, value in average.iloc[:3].items())
+               + f"; highest: {average.index[-1]} ({average.iloc[-1]:.2f}). Friedman test over the problems p = "
+               f"{found['p_value']:.2g}; the Nemenyi critical difference is {found['cd']:.2f} ranks, so "
+               + (f"{len(leaders) - 1} other methods are not told apart from {average.index[0]}"
+                  if len(leaders) > 1 else f"{average.index[0]} is told apart from every other method") + ".")
+    bullets = [overall, regime_sentence(summary)]
+    bullets += [method_sentence(finals, method, problems, summary, costs)
+                for method in experiment.methods_in_order(finals["method"].unique()) if method != experiment.REFERENCE]
+    bullets.append(f"* **Hypotheses:** {claims.verdicts_of(verdicts, list(verdicts['id']))}.")
+    return claims.findings_markdown(claims.scales_ran(what_ran(params)), bullets)
