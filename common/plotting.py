@@ -9,6 +9,7 @@ returns the words that say what the band is, for the caption.
 import re
 
 import matplotlib
+import matplotlib.collections
 import numpy as np
 
 from common import paths
@@ -77,12 +78,40 @@ def save_figure(fig, paper_key, name, *, pdf=True):
     -------
     list of pathlib.Path
     """
+    check_bands_on_log_axes(fig)
     written = [_target(paper_key, name, "png")]
     fig.savefig(written[0], metadata={"Software": None})
     if pdf:
         written.append(_target(paper_key, name, "pdf"))
         fig.savefig(written[1], metadata={"CreationDate": None, "Creator": None, "Producer": None})
     return [_record(path) for path in written]
+
+
+def check_bands_on_log_axes(fig):
+    """Refuse a shaded band that reaches zero or below on a logarithmic y axis.
+
+    Matplotlib clips such a band at the bottom of the axes, where it draws a
+    curtain that reads as runs reaching there (mean minus a spread is often
+    negative for regrets). Quantile bands (``band="iqr"`` of
+    :func:`plot_mean_band`) stay above zero.
+
+    Raises
+    ------
+    ValueError
+        Naming the axes (its title) and how to draw the spread instead.
+    """
+    for ax in fig.axes:
+        if ax.get_yscale() != "log":
+            continue
+        for band in ax.collections:
+            if not isinstance(band, matplotlib.collections.PolyCollection):
+                continue
+            lowest = min((path.vertices[:, 1].min() for path in band.get_paths() if len(path.vertices)),
+                         default=np.inf)
+            if lowest <= 0:
+                raise ValueError(f"a shaded band in the axes {ax.get_title()!r} reaches {lowest:.3g} on a log y "
+                                 f"axis, where it would be clipped into a curtain: draw the spread with quantiles "
+                                 f"(plot_mean_band(..., band='iqr')) or use a linear axis")
 
 
 def save_table(table, paper_key, name):
