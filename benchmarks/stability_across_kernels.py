@@ -5,7 +5,9 @@ another OPENBLAS_CORETYPE, rounds differently in the last bits, and a BO run the
 a few iterations. This script recomputes a stratified sample of a paper's published runs under another kernel
 (one BLAS thread, as always), in a cache of its own (output/stability/<kernel>/, never data/results/),
 swaps them into the published table in place of the committed runs, judges every claim on both tables and
-prints what changed: verdicts, judged cells, and the largest relative change of a cell's mean.
+prints what changed: verdicts, judged cells, and how far the cells' effects moved, in units of their margins;
+the numbers go to benchmarks/results/stability_across_kernels.csv (one row per paper and kernel), which the README
+quotes.
 
     nice -n 19 python benchmarks/stability_across_kernels.py mini_gp_opt --fraction 0.2
     python benchmarks/stability_across_kernels.py mini_gp_opt --fraction 0.2 --report   # from what is cached
@@ -82,7 +84,8 @@ def report(key, fraction, kernel):
     grid = module.make_grid(params)
     committed = store.tidy_table([store.load_run(config) for config in grid])
     os.environ[paths.RESULTS_ROOT_VARIABLE] = str(stability_root(kernel))
-    recomputed_runs = [store.cached_run(config) for config in sample(module, grid, fraction)]
+    sampled = sample(module, grid, fraction)
+    recomputed_runs = [store.cached_run(config) for config in sampled]
     os.environ.pop(paths.RESULTS_ROOT_VARIABLE)
     recomputed_runs = [run for run in recomputed_runs if run is not None]
     recomputed = store.tidy_table(recomputed_runs)
@@ -94,25 +97,54 @@ def report(key, fraction, kernel):
     before, after = (pd.DataFrame(table[["id", "verdict"]].to_dict("list")) for table in (before, after))
     verdicts = before.merge(after, on="id", suffixes=(" committed", " swapped"))
     changed = verdicts[verdicts["verdict committed"] != verdicts["verdict swapped"]]
-    print(f"{key}: {len(recomputed_runs)} runs recomputed under {kernel} "
+    print(f"{key}: {len(recomputed_runs)} of the {len(sampled)} sampled runs recomputed under {kernel} "
           f"({len(recomputed_runs) / len(grid):.0%} of {len(grid)}); kernels {recomputed_runs[0].versions.get('blas')}")
     print(f"verdicts changed: {len(changed)} of {len(verdicts)}")
     if not changed.empty:
         print(changed.to_string(index=False))
+    found = {"paper": key, "kernel": kernel, "fraction": fraction, "runs_recomputed": len(recomputed_runs),
+             "runs_sampled": len(sampled), "runs_in_grid": len(grid), "verdicts_changed": len(changed), "verdicts": len(verdicts),
+             "changed": "; ".join(f"{name}: {old} -> {new}" for name, old, new in changed.to_numpy())}
     if cells_before is not None and cells_after is not None and len(cells_before):
-        keys = ["id", "cell"]
-        cells = pd.DataFrame(cells_before.to_dict("list")).merge(pd.DataFrame(cells_after.to_dict("list")), on=keys,
-                                                                 suffixes=(" committed", " swapped"))
-        judged = [name for name in ("judgement", "outcome", "verdict") if f"{name} committed" in cells]
-        if judged:
-            moved = (cells[f"{judged[0]} committed"] != cells[f"{judged[0]} swapped"]).sum()
-            print(f"judged cells changed: {moved} of {len(cells)}")
-        for column in ("ours_mean", "mean", "estimate"):
-            if f"{column} committed" in cells:
-                relative = ((cells[f"{column} swapped"] - cells[f"{column} committed"]).abs()
-                            / cells[f"{column} committed"].abs().clip(lower=1e-300))
-                print(f"largest relative change of a cell's {column}: {relative.max():.3g}")
-                break
+        cells = pd.DataFrame(cells_before.to_dict("list")).merge(pd.DataFrame(cells_after.to_dict("list")),
+                                                                 on=["id", "cell"], suffixes=(" committed", " swapped"))
+        moves = effect_moves(cells)
+        largest = moves.idxmax()
+        found.update(cells_changed=int((cells["judgement committed"] != cells["judgement swapped"]).sum()),
+                     cells=len(cells), largest_effect_change_in_margins=round(float(moves.max()), 3),
+                     largest_effect_change_cell=f"{cells.loc[largest, 'id']}: {cells.loc[largest, 'cell']}",
+                     median_effect_change_in_margins=round(float(moves.median()), 3))
+        print(f"judged cells changed: {found['cells_changed']} of {found['cells']}")
+        print(f"effects moved by {found['median_effect_change_in_margins']:g} margins in the median cell, at most "
+              f"{found['largest_effect_change_in_margins']:g} ({found['largest_effect_change_cell']})")
+    record(found)
+
+
+def effect_moves(cells):
+    """How far each cell's effect moved, in units of its margin: for a ratio of means the factor between the two
+    estimates on the margin's log scale (|log(after / before)| / log(1 + margin)), for a difference
+    |after - before| / margin."""
+    import numpy as np
+
+    before, after = cells["estimate committed"], cells["estimate swapped"]
+    margin = cells["margin committed"]
+    ratio = cells["scale committed"] == "ratio"
+    moved = (after - before).abs() / margin
+    moved[ratio] = np.abs(np.log(after[ratio] / before[ratio])) / np.log1p(margin[ratio])
+    return moved
+
+
+def record(found):
+    """Keep a paper's latest measurement in benchmarks/results/stability_across_kernels.csv (one row per paper and
+    kernel), the numbers the README quotes."""
+    import pandas as pd
+
+    path = ROOT / "benchmarks" / "results" / "stability_across_kernels.csv"
+    table = pd.read_csv(path) if path.exists() else pd.DataFrame()
+    if len(table):
+        table = table[~((table["paper"] == found["paper"]) & (table["kernel"] == found["kernel"]))]
+    pd.concat([table, pd.DataFrame([found])], ignore_index=True).to_csv(path, index=False)
+    print(f"recorded in {path.relative_to(ROOT)}")
 
 
 def main():
