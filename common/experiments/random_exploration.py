@@ -16,6 +16,9 @@ initial ones included, and the "+" methods spend two per iteration:
   Figs. 3 and 6, Table 2.
 * ``sprinkler``: the six methods on the garden sprinkler model (TWO, SE kernel);
   Fig. 4, Table 3.
+* ``random_search``: UNIFORM (i.i.d. uniform queries after the same initial
+  points) on the benchmark block's functions, seeds and budget: a floor drawn in
+  Fig. 2, in no claim.
 
 Two ablations measure choices the paper leaves open that the spec (§8) expects
 to move the results:
@@ -155,7 +158,8 @@ def _beta_of(method, beta):
 
 
 def block_config(params, block, problem, method, seed):
-    """The configuration of one run of a main block ("benchmark", "beta", "fill", "random_forest", "sprinkler")."""
+    """The configuration of one run of a main block ("benchmark", "beta", "fill", "random_forest", "sprinkler",
+    "random_search")."""
     if block == "benchmark":
         return _config(params, block, problem, method, _beta_of(method, "TWO"), seed, params["bench_budget"])
     if block == "beta":
@@ -168,7 +172,10 @@ def block_config(params, block, problem, method, seed):
                        xd_size=params["rf_xd_size"], n_estimators_max=params["rf_n_estimators_max"])
     if block == "sprinkler":
         return _config(params, block, problem, method, _beta_of(method, "TWO"), seed, params["sprinkler_budget"])
-    raise ValueError(f"unknown block {block!r}; blocks: benchmark, beta, fill, random_forest, sprinkler")
+    if block == "random_search":
+        return _config(params, block, problem, method, None, seed, params["bench_budget"])
+    raise ValueError(f"unknown block {block!r}; blocks: benchmark, beta, fill, random_forest, sprinkler, "
+                     f"random_search")
 
 
 def make_grid(params):
@@ -180,6 +187,7 @@ def make_grid(params):
     for problem in params["bench_functions"]:
         for method in ("GP-UCB+", "GP-UCB"):
             grid += [block_config(params, "beta", problem, method, seed) for seed in range(params["beta_seeds"])]
+        grid += [block_config(params, "random_search", problem, "UNIFORM", seed) for seed in range(params["bench_seeds"])]
     for method in FILL_METHODS:
         grid += [block_config(params, "fill", FILL_PROBLEM, method, seed) for seed in range(params["fill_seeds"])]
     for method in METHODS:
