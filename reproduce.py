@@ -533,10 +533,10 @@ def write_scorecard(registry):
         if len(estimated):
             now = {verdict: int((estimated["verdict"] == verdict).sum()) for verdict in COMPARISON_VERDICTS}
             then = {verdict: int((estimated["verdict_by_p_value"] == verdict).sum()) for verdict in COMPARISON_VERDICTS}
-            listed = "; ".join(f"{name} {then[name]} -> {now[name]}" for name in COMPARISON_VERDICTS
-                               if then[name] or now[name])
+            moved = "; ".join(f"{name} {then[name]} -> {now[name]}" for name in COMPARISON_VERDICTS
+                              if then[name] or now[name])
             before = (f" Of the {len(estimated)} claims judged by estimation, p-value rule -> estimation: "
-                      f"{listed}.")
+                      f"{moved}.")
         listed.append(f"Notebook: {notebook}. Scale: {scale}. {format_counts(counts)}.{before} Full table "
                       f"(the paper's numbers, ours, the check): `figures/{key}/verdicts.md`; every cell's effect: "
                       f"`figures/{key}/effects.csv`.\n")
