@@ -494,8 +494,7 @@ def write_scorecard(registry):
     import pandas as pd
 
     from common import verdict_figures
-    from common.claims import (COMPARISON_VERDICTS, IDENTITY_VERDICTS, VERDICTS, format_counts, markdown_table,
-                               verdict_counts)
+    from common.claims import IDENTITY_VERDICTS, VERDICTS, format_counts, markdown_table, verdict_counts
 
     sections, totals, effects_by_paper = [], dict.fromkeys(VERDICTS + IDENTITY_VERDICTS, 0), {}
     arena_sections = []
@@ -528,15 +527,9 @@ def write_scorecard(registry):
         counts = verdict_counts(table)
         if not is_arena:
             totals = {verdict: totals[verdict] + counts[verdict] for verdict in totals}
-        estimated = table[table["verdict_by_p_value"] != ""]
-        before = ""
-        if len(estimated):
-            now = {verdict: int((estimated["verdict"] == verdict).sum()) for verdict in COMPARISON_VERDICTS}
-            then = {verdict: int((estimated["verdict_by_p_value"] == verdict).sum()) for verdict in COMPARISON_VERDICTS}
-            moved = "; ".join(f"{name} {then[name]} -> {now[name]}" for name in COMPARISON_VERDICTS
-                              if then[name] or now[name])
-            before = (f" Of the {len(estimated)} claims judged by estimation, p-value rule -> estimation: "
-                      f"{moved}.")
+        n_estimated, moved = p_value_rule_moves(table)
+        before = (f" Of the {n_estimated} claims judged by estimation, p-value rule -> estimation: {moved}."
+                  if n_estimated else "")
         listed.append(f"Notebook: {notebook}. Scale: {scale}. {format_counts(counts)}.{before} Full table "
                       f"(the paper's numbers, ours, the check): `figures/{key}/verdicts.md`; every cell's effect: "
                       f"`figures/{key}/effects.csv`.\n")
@@ -563,6 +556,68 @@ def write_scorecard(registry):
     temporary.write_text("\n".join([header, *sections, *arena_sections]))
     temporary.replace(path)
     return path
+
+
+def p_value_rule_moves(table):
+    """``(n, text)``: how many claims of a verdict table were judged by estimation (they have a
+    ``verdict_by_p_value``), and how their verdicts moved from the p-value rule's, e.g. "reproduced 6 -> 2;
+    inconclusive 0 -> 9; not reproduced 9 -> 4"."""
+    from common.claims import COMPARISON_VERDICTS
+
+    estimated = table[table["verdict_by_p_value"] != ""] if "verdict_by_p_value" in table else table.iloc[:0]
+    now = {verdict: int((estimated["verdict"] == verdict).sum()) for verdict in COMPARISON_VERDICTS}
+    then = {verdict: int((estimated["verdict_by_p_value"] == verdict).sum()) for verdict in COMPARISON_VERDICTS}
+    return len(estimated), "; ".join(f"{name} {then[name]} -> {now[name]}" for name in COMPARISON_VERDICTS
+                                     if then[name] or now[name])
+
+
+README_COUNTS_START = "<!-- verdict counts: written by python reproduce.py from figures/*/verdicts.csv -->"
+README_COUNTS_END = "<!-- end of verdict counts -->"
+
+
+def readme_counts_table(registry):
+    """Per notebook, its published verdict counts and, for the claims judged by estimation, what the p-value rule
+    gave them: the markdown table the README shows between its verdict-count markers."""
+    import pandas as pd
+
+    from common.claims import VERDICTS, markdown_table, verdict_counts
+
+    short = {"partly reproduced": "partly", "not run at this scale": "not run"}
+    rows = []
+    for key in registry:
+        verdicts_path = paths.figures_dir(key) / "verdicts.csv"
+        if not verdicts_path.exists():
+            continue
+        table = pd.read_csv(verdicts_path, dtype=str, keep_default_na=False)
+        counts = verdict_counts(table)
+        row = {"notebook": f"`{key}`", "scale": table["scale"].iloc[0] if len(table) else ""}
+        row.update({short.get(verdict, verdict): counts[verdict] for verdict in VERDICTS})
+        row["identities verified"] = f"{counts['verified']} of {counts['verified'] + counts['not verified']}"
+        n_estimated, moved = p_value_rule_moves(table)
+        row["judged by estimation: p-value rule -> estimation"] = f"{n_estimated}: {moved}" if n_estimated else ""
+        rows.append(row)
+    return markdown_table(pd.DataFrame(rows))
+
+
+def write_readme_counts(registry):
+    """Replace the README's verdict-count table (between :data:`README_COUNTS_START` and :data:`README_COUNTS_END`)
+    with :func:`readme_counts_table`; only where the scorecard goes to the repository (not for a redirected smoke
+    run) and the README has the markers. Returns True if the README changed."""
+    readme = paths.repo_root() / "README.md"
+    if paths.scorecard_path() != paths.repo_root() / "REPRODUCTION.md" or not readme.exists():
+        return False
+    text = readme.read_text()
+    start, end = text.find(README_COUNTS_START), text.find(README_COUNTS_END)
+    if start < 0 or end < start:
+        return False
+    updated = (text[:start + len(README_COUNTS_START)] + "\n" + readme_counts_table(registry) + "\n"
+               + text[end:])
+    if updated == text:
+        return False
+    temporary = readme.with_name(f".{readme.name}.tmp")
+    temporary.write_text(updated)
+    temporary.replace(readme)
+    return True
 
 
 def _log(reports):
@@ -668,6 +723,8 @@ def _regenerate(plans, registry, args):
         print(_report_line(report))
     if published:
         print(f"Scorecard: {write_scorecard(registry)}")
+        if write_readme_counts(registry):
+            print("README.md: the verdict counts updated")
     if any(report.get("interrupted") for report in reports):
         print("Interrupted: the notebooks that completed were swapped in; the others are unchanged.")
         return 130

@@ -146,6 +146,28 @@ def test_scorecard_shows_estimated_verdicts_beside_the_p_value_rule_and_draws_th
     assert (paths.figures_root() / "scorecard_effects.png").stat().st_size > 0
 
 
+def test_readme_counts_replace_only_the_text_between_the_markers(reproduce, tmp_path, monkeypatch):
+    table = claims.verdict_table([claims.claim("C1", "Fig. 1", "Noise is noise", verdict="not comparable",
+                                               reason="toy")])
+    claims.save_verdicts("toy", table, "smoke")
+    readme = tmp_path / "README.md"
+    readme.write_text(f"intro\n{reproduce.README_COUNTS_START}\nstale table\n{reproduce.README_COUNTS_END}\nrest\n")
+    monkeypatch.setattr(paths, "repo_root", lambda: tmp_path)
+    monkeypatch.setattr(paths, "scorecard_path", lambda: tmp_path / "REPRODUCTION.md")
+    assert reproduce.write_readme_counts(TOY_REGISTRY)
+    text = readme.read_text()
+    assert text.startswith("intro\n") and text.endswith(f"{reproduce.README_COUNTS_END}\nrest\n")
+    assert "stale table" not in text and "| `toy` | smoke | 0 | 0 | 0 | 0 | 1 |" in text
+    assert not reproduce.write_readme_counts(TOY_REGISTRY)  # unchanged the second time
+
+
+def test_readme_counts_leave_the_readme_alone_when_the_scorecard_is_redirected(reproduce, tmp_path, monkeypatch):
+    readme = tmp_path / "README.md"
+    readme.write_text(f"{reproduce.README_COUNTS_START}\n{reproduce.README_COUNTS_END}\n")
+    monkeypatch.setattr(paths, "repo_root", lambda: tmp_path)
+    assert not reproduce.write_readme_counts(TOY_REGISTRY)  # BO_FIGURES_ROOT is set: a smoke run's scorecard
+
+
 SCALES = {"smoke": {"n_seeds": 2, "noise": 0.1, "methods": ["ucb"]},
           "paper": {"n_seeds": 20, "noise": 0.1, "methods": ["ucb", "ei"]}}
 ALLOWED = {"methods": ["ucb", "ei", "pi"], "n_seeds": notebook.positive}
