@@ -146,11 +146,15 @@ def beside(verdicts, fresh_verdicts, plan):
     verdicts : pandas.DataFrame
         The paper-scale verdict table.
     fresh_verdicts : pandas.DataFrame or None
-        The same claims judged on the fresh seeds alone (None: no fresh runs loaded).
+        The same claims judged on the fresh seeds alone (None: no fresh runs loaded); where its ``attrs["effects"]``
+        holds the judged cells, the column gives the most seeds a claim's cells were judged on.
     plan : pandas.DataFrame
         :func:`load_plan`'s plan.
     """
     fresh = {} if fresh_verdicts is None else dict(zip(fresh_verdicts["id"], fresh_verdicts["verdict"]))
+    # The fresh seeds a verdict rests on: more than planned where another claim's plan ran the same runs further.
+    cells = None if fresh_verdicts is None else fresh_verdicts.attrs.get("effects")
+    judged_seeds = {} if cells is None or not len(cells) else cells.groupby("id")["seeds"].max().to_dict()
     found = verdicts.copy()
     found.attrs = verdicts.attrs
     for row in plan.itertuples(index=False):
@@ -160,7 +164,14 @@ def beside(verdicts, fresh_verdicts, plan):
         if not row.planned_seeds:
             text = row.note
         elif row.id in fresh and fresh[row.id] != "not run at this scale":
-            text = f"{row.planned_seeds} fresh seeds: {fresh[row.id]}"
+            seeds = int(judged_seeds.get(row.id, row.planned_seeds))
+            if seeds == row.planned_seeds:
+                text = f"{seeds} fresh seeds: {fresh[row.id]}"
+            elif seeds > row.planned_seeds:
+                text = (f"{seeds} fresh seeds ({row.planned_seeds} planned; more ran for another claim's plan): "
+                        f"{fresh[row.id]}")
+            else:
+                text = f"{seeds} fresh seeds (of {row.planned_seeds} planned, the rest not yet run): {fresh[row.id]}"
         else:
             text = f"planned: {row.planned_seeds} fresh seeds, not yet run"
         found.loc[at, "confirmatory"] = f"paper scale {row.paper_seeds} seeds; {text}"

@@ -290,7 +290,8 @@ def test_fresh_seeds_are_judged_apart_and_never_reach_the_main_verdicts():
     table = bo_pp_claims.judge(pd.concat([paper, fresh]), PAPER_PARAMS).set_index("id")
     planned = confirmatory.load_plan("bo_pp").set_index("id").loc["C4-syn", "planned_seeds"]
     assert table.loc["C4-syn", "verdict"] == "not reproduced"
-    assert table.loc["C4-syn", "confirmatory"] == f"paper scale 20 seeds; {planned} fresh seeds: reproduced"
+    assert table.loc["C4-syn", "confirmatory"] == (f"paper scale 20 seeds; 20 fresh seeds (of {planned} planned, the "
+                                                   f"rest not yet run): reproduced")
 
 
 def test_without_fresh_runs_the_confirmatory_column_shows_the_plan():

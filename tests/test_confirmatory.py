@@ -30,6 +30,15 @@ def test_beside_shows_the_fresh_verdict_or_that_it_has_not_run():
     assert "not yet run" in confirmatory.beside(verdicts(), None, plan).set_index("id").loc["A", "confirmatory"]
 
 
+def test_beside_counts_the_fresh_seeds_a_verdict_rests_on():
+    plan = confirmatory.make_plan(verdicts(), {"A": 10, "C": 10}, most_seeds=100)
+    fresh = pd.DataFrame({"id": ["A"], "verdict": ["reproduced"]})
+    fresh.attrs["effects"] = pd.DataFrame({"id": ["A", "A"], "cell": ["x", "y"], "seeds": [46, 34]})
+    shown = confirmatory.beside(verdicts(), fresh, plan).set_index("id").loc["A", "confirmatory"]
+    assert shown == ("paper scale 10 seeds; 46 fresh seeds (34 planned; more ran for another claim's plan): "
+                     "reproduced")
+
+
 def test_claims_are_admitted_cheapest_first_within_the_budget():
     plan = confirmatory.make_plan(pd.DataFrame({"id": ["A", "B", "C"], "verdict": ["inconclusive"] * 3,
                                                 "seeds_to_decide": ["20", "30", "40"], "confirmatory": [""] * 3}),
