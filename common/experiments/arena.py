@@ -721,7 +721,8 @@ def run(config, iterations=None):
 
 # --------------------------------------------------------------------------- tables of the runs
 def final_values(table):
-    """One row per run: ``problem``, ``method``, ``seed``, its final ``regret`` and ``run_cpu_seconds``.
+    """One row per run: ``problem``, ``method``, ``seed``, its final ``regret``, ``run_cpu_seconds`` and
+    ``unique_points``.
 
     Parameters
     ----------
@@ -735,7 +736,7 @@ def final_values(table):
     from common.store import final_rows
 
     finals = final_rows(table)
-    return finals[["problem", "method", "seed", "regret", "run_cpu_seconds"]].reset_index(drop=True)
+    return finals[["problem", "method", "seed", "regret", "run_cpu_seconds", "unique_points"]].reset_index(drop=True)
 
 
 def per_seed(finals, problem, method, column="regret"):
@@ -819,18 +820,27 @@ def rank_summary(ranks, n_resamples=None):
     return pd.DataFrame(rows, columns=["problem", "method", "seeds", "mean_rank", "low", "high"])
 
 
+def problem_ranks(summary):
+    """Each problem's ranking of the methods by their mean rank over its seeds (1 the best; ties share their mean
+    rank): a DataFrame of problems x methods, over the methods that ran on every problem. The blocks of the
+    Friedman test (:func:`critical_difference`)."""
+    wide = summary.pivot(index="problem", columns="method", values="mean_rank").dropna(axis=1, how="any")
+    return wide.rank(axis=1, method="average")
+
+
 def rank_table(summary, problems):
-    """The rank table for the notebook: a row per method, a column per problem ("3.2 [2.6, 3.9]") and the mean of
-    the problems' mean ranks, best first."""
+    """The rank table for the notebook: a row per method, its average rank over the problems (each problem's
+    ranking by mean rank, :func:`problem_ranks`, averaged: the statistic of §5's Friedman test), then a column per
+    problem with the mean rank over the seeds and its interval ("3.2 [2.6, 3.9]"); best first."""
     import pandas as pd
 
-    mean = summary.pivot(index="method", columns="problem", values="mean_rank")
     text = summary.assign(cell=[f"{m:.2f}" + ("" if np.isnan(lo) else f" [{lo:.1f}, {hi:.1f}]")
                                 for m, lo, hi in zip(summary["mean_rank"], summary["low"], summary["high"])])
     table = text.pivot(index="method", columns="problem", values="cell").reindex(columns=problems)
-    table.insert(0, "mean over problems", mean.reindex(columns=problems).mean(axis=1).map("{:.2f}".format))
-    order = mean.mean(axis=1).sort_values().index
-    return pd.DataFrame(table.loc[order]).reset_index()
+    average = problem_ranks(summary).mean(axis=0).sort_values()
+    table = table.loc[[*average.index, *[name for name in table.index if name not in average.index]]]
+    table.insert(0, "average rank over the problems", average.reindex(table.index).map("{:.2f}".format))
+    return pd.DataFrame(table).reset_index()
 
 
 def critical_difference(summary, alpha=RANK_ALPHA):
@@ -851,8 +861,7 @@ def critical_difference(summary, alpha=RANK_ALPHA):
     """
     from scipy import stats as scipy_stats
 
-    wide = summary.pivot(index="problem", columns="method", values="mean_rank").dropna(axis=1, how="any")
-    reranked = wide.rank(axis=1, method="average")
+    reranked = problem_ranks(summary)
     n_problems, n_methods = reranked.shape
     average = reranked.mean(axis=0).sort_values()
     statistic = p_value = np.nan
@@ -987,8 +996,9 @@ def plot_regret_grid(fig, table, problems, methods):
 
 
 def cost_and_rank(finals, found):
-    """Per method: the median and quartiles of its CPU seconds per run (all problems and seeds) and its average rank
-    over the problems (:func:`critical_difference`), best rank first."""
+    """Per method: the median and quartiles of its CPU seconds per run (all problems and seeds), its average rank
+    over the problems (:func:`critical_difference`), best rank first, and the median number of distinct points a
+    run queries (MINI-GP-UCB evaluates few candidates many times; a GP method may query a point again)."""
     import pandas as pd
 
     cpu = finals.groupby("method")["run_cpu_seconds"].quantile([0.25, 0.5, 0.75]).unstack()
@@ -998,15 +1008,16 @@ def cost_and_rank(finals, found):
     table["CPU s (75 %)"] = cpu[0.75].reindex(table.index)
     reference = table["CPU s per run (median)"].get(REFERENCE, np.nan)
     table["CPU vs GP-UCB"] = table["CPU s per run (median)"] / reference
+    table["distinct points per run (median)"] = finals.groupby("method")["unique_points"].median().reindex(table.index)
     return table.rename_axis("method").reset_index()
 
 
 def plot_cost_and_rank(ax, costs):
     """Each method's median CPU seconds per run (log axis; the bar: its interquartile range over every run) against
     its average rank over the problems (1 is best, at the top). Returns the caption's words."""
-    for row in costs.itertuples(index=False):
-        name, rank = row.method, row[1]
-        median, low, high = row[2], row[3], row[4]
+    for row in costs.to_dict("records"):
+        name, rank = row["method"], row["average rank"]
+        median, low, high = row["CPU s per run (median)"], row["CPU s (25 %)"], row["CPU s (75 %)"]
         color = METHOD_COLORS.get(name, "0.3")
         ax.plot([low, high], [rank, rank], color=color, linewidth=1.5, alpha=0.6)
         ax.plot(median, rank, "o", color=color, markersize=6)

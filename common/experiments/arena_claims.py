@@ -247,19 +247,22 @@ def method_sentence(finals, method, problems, summary, costs):
 
 
 def regime_sentence(summary):
-    """Per regime of the suite, the method with the lowest mean rank over its problems."""
+    """Per regime of the suite, the two methods with the lowest average rank over its problems (each problem's
+    ranking by mean rank, :func:`~common.experiments.arena.problem_ranks`)."""
+    ranks = experiment.problem_ranks(summary)
     regimes = {}
     for spec in experiment.PROBLEM_SPECS:
-        regimes.setdefault(spec.regime.split(",")[0], []).append(spec.name)
+        regimes.setdefault(spec.regime.split(",")[0].split(" (")[0], []).append(spec.name)
     parts = []
     for regime, names in regimes.items():
-        here = summary[summary["problem"].isin(names)]
-        if here.empty:
+        here = ranks.loc[[name for name in names if name in ranks.index]]
+        if here.empty or here.shape[1] < 2:
             continue
-        means = here.groupby("method")["mean_rank"].mean().sort_values()
-        parts.append(f"{regime} ({', '.join(name for name in names if name in set(here['problem']))}): "
-                     f"{means.index[0]} ({means.iloc[0]:.2f}), then {means.index[1]} ({means.iloc[1]:.2f})")
-    return "* **Per regime, the lowest mean rank** (the mean over the regime's problems): " + "; ".join(parts) + "."
+        means = here.mean(axis=0).sort_values()
+        parts.append(f"{regime} ({', '.join(here.index)}): {means.index[0]} ({means.iloc[0]:.2f}), then "
+                     f"{means.index[1]} ({means.iloc[1]:.2f})")
+    return ("* **Per regime, the lowest average rank** (each problem's ranking of the methods, averaged over the "
+            "regime's problems): " + "; ".join(parts) + ".")
 
 
 def findings(table, params, verdicts):
