@@ -571,13 +571,14 @@ def p_value_rule_moves(table):
                                      if then[name] or now[name])
 
 
-README_COUNTS_START = "<!-- verdict counts: written by python reproduce.py from figures/*/verdicts.csv -->"
-README_COUNTS_END = "<!-- end of verdict counts -->"
+def readme_markers(block):
+    """The two HTML comments between which ``python reproduce.py`` writes a README block."""
+    return f"<!-- {block}: written by python reproduce.py -->", f"<!-- end of {block} -->"
 
 
 def readme_counts_table(registry):
     """Per notebook, its published verdict counts and, for the claims judged by estimation, what the p-value rule
-    gave them: the markdown table the README shows between its verdict-count markers."""
+    gave them: the README's "verdict counts" block, from each ``figures/<key>/verdicts.csv``."""
     import pandas as pd
 
     from common.claims import VERDICTS, markdown_table, verdict_counts
@@ -599,23 +600,53 @@ def readme_counts_table(registry):
     return markdown_table(pd.DataFrame(rows))
 
 
-def write_readme_counts(registry):
-    """Replace the README's verdict-count table (between :data:`README_COUNTS_START` and :data:`README_COUNTS_END`)
-    with :func:`readme_counts_table`; only where the scorecard goes to the repository (not for a redirected smoke
-    run) and the README has the markers. Returns True if the README changed."""
+STABILITY_RECORD = Path(__file__).resolve().parent / "benchmarks" / "results" / "stability_across_kernels.csv"
+
+
+def stability_table(registry):
+    """The README's "stability across kernels" block: per paper, what recomputing a stratified sample of its
+    published runs under other OpenBLAS kernels changed (``benchmarks/stability_across_kernels.py``'s record)."""
+    import pandas as pd
+
+    from common.claims import markdown_table
+
+    if not STABILITY_RECORD.exists():
+        return "Not measured yet (`python benchmarks/stability_across_kernels.py <key>`)."
+    record = pd.read_csv(STABILITY_RECORD, keep_default_na=False)
+    rows = [{"paper": f"`{row.paper}`", "kernels": row.kernel,
+             "runs recomputed": (f"{row.runs_recomputed} of {row.runs_sampled} sampled "
+                                 f"({row.runs_recomputed / row.runs_in_grid:.0%} of {row.runs_in_grid})"),
+             "verdicts changed": (f"{row.verdicts_changed} of {row.verdicts}"
+                                  + (f": {row.changed}" if row.changed else "")),
+             "judged cells changed": f"{row.cells_changed} of {row.cells}",
+             "effect moved, median cell": f"{row.median_effect_change_in_margins:g} margins",
+             "effect moved, largest": (f"{row.largest_effect_change_in_margins:g} margins "
+                                       f"({row.largest_effect_change_cell})")}
+            for row in record.itertuples(index=False) if row.paper in registry]
+    return markdown_table(pd.DataFrame(rows))
+
+
+README_BLOCKS = {"verdict counts": readme_counts_table, "stability across kernels": stability_table}
+
+
+def write_readme_blocks(registry):
+    """Rewrite every generated README block (:data:`README_BLOCKS`, between its :func:`readme_markers`): the verdict
+    counts and the stability across kernels. Only where the scorecard goes to the repository (not for a
+    redirected smoke run), and only blocks whose markers the README has. Returns True if the README changed."""
     readme = paths.repo_root() / "README.md"
     if paths.scorecard_path() != paths.repo_root() / "REPRODUCTION.md" or not readme.exists():
         return False
-    text = readme.read_text()
-    start, end = text.find(README_COUNTS_START), text.find(README_COUNTS_END)
-    if start < 0 or end < start:
-        return False
-    updated = (text[:start + len(README_COUNTS_START)] + "\n" + readme_counts_table(registry) + "\n"
-               + text[end:])
-    if updated == text:
+    text = original = readme.read_text()
+    for block, table_of in README_BLOCKS.items():
+        opening, closing = readme_markers(block)
+        start, end = text.find(opening), text.find(closing)
+        if start < 0 or end < start:
+            continue
+        text = text[:start + len(opening)] + "\n" + table_of(registry) + "\n" + text[end:]
+    if text == original:
         return False
     temporary = readme.with_name(f".{readme.name}.tmp")
-    temporary.write_text(updated)
+    temporary.write_text(text)
     temporary.replace(readme)
     return True
 
@@ -723,8 +754,8 @@ def _regenerate(plans, registry, args):
         print(_report_line(report))
     if published:
         print(f"Scorecard: {write_scorecard(registry)}")
-        if write_readme_counts(registry):
-            print("README.md: the verdict counts updated")
+        if write_readme_blocks(registry):
+            print("README.md: its generated tables updated")
     if any(report.get("interrupted") for report in reports):
         print("Interrupted: the notebooks that completed were swapped in; the others are unchanged.")
         return 130

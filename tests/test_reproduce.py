@@ -151,21 +151,34 @@ def test_readme_counts_replace_only_the_text_between_the_markers(reproduce, tmp_
                                                reason="toy")])
     claims.save_verdicts("toy", table, "smoke")
     readme = tmp_path / "README.md"
-    readme.write_text(f"intro\n{reproduce.README_COUNTS_START}\nstale table\n{reproduce.README_COUNTS_END}\nrest\n")
+    opening, closing = reproduce.readme_markers("verdict counts")
+    readme.write_text(f"intro\n{opening}\nstale table\n{closing}\nrest\n")
     monkeypatch.setattr(paths, "repo_root", lambda: tmp_path)
     monkeypatch.setattr(paths, "scorecard_path", lambda: tmp_path / "REPRODUCTION.md")
-    assert reproduce.write_readme_counts(TOY_REGISTRY)
+    assert reproduce.write_readme_blocks(TOY_REGISTRY)
     text = readme.read_text()
-    assert text.startswith("intro\n") and text.endswith(f"{reproduce.README_COUNTS_END}\nrest\n")
+    assert text.startswith("intro\n") and text.endswith(f"{closing}\nrest\n")
     assert "stale table" not in text and "| `toy` | smoke | 0 | 0 | 0 | 0 | 1 |" in text
-    assert not reproduce.write_readme_counts(TOY_REGISTRY)  # unchanged the second time
+    assert not reproduce.write_readme_blocks(TOY_REGISTRY)  # unchanged the second time
 
 
 def test_readme_counts_leave_the_readme_alone_when_the_scorecard_is_redirected(reproduce, tmp_path, monkeypatch):
     readme = tmp_path / "README.md"
-    readme.write_text(f"{reproduce.README_COUNTS_START}\n{reproduce.README_COUNTS_END}\n")
+    readme.write_text("\n".join(reproduce.readme_markers("verdict counts")) + "\n")
     monkeypatch.setattr(paths, "repo_root", lambda: tmp_path)
-    assert not reproduce.write_readme_counts(TOY_REGISTRY)  # BO_FIGURES_ROOT is set: a smoke run's scorecard
+    assert not reproduce.write_readme_blocks(TOY_REGISTRY)  # BO_FIGURES_ROOT is set: a smoke run's scorecard
+
+
+def test_the_stability_block_reads_the_benchmark_record(reproduce, tmp_path, monkeypatch):
+    record = tmp_path / "stability.csv"
+    record.write_text("paper,kernel,fraction,runs_recomputed,runs_sampled,runs_in_grid,verdicts_changed,verdicts,"
+                      "changed,cells_changed,cells,largest_effect_change_in_margins,largest_effect_change_cell,"
+                      "median_effect_change_in_margins\n"
+                      "toy,Haswell,0.1,9,10,100,1,4,C1: reproduced -> inconclusive,2,8,1.5,C1: A vs B,0.25\n")
+    monkeypatch.setattr(reproduce, "STABILITY_RECORD", record)
+    table = reproduce.stability_table(TOY_REGISTRY)
+    assert "| `toy` | Haswell | 9 of 10 sampled (9% of 100) | 1 of 4: C1: reproduced -> inconclusive | 2 of 8 |" in table
+    assert "0.25 margins | 1.5 margins (C1: A vs B) |" in table
 
 
 SCALES = {"smoke": {"n_seeds": 2, "noise": 0.1, "methods": ["ucb"]},
