@@ -58,6 +58,33 @@ def initial_design(bounds, n_points, rng, kind="uniform"):
     return low + (high - low) * unit
 
 
+class RandomSearch:
+    """Random search: every query uniform on the box, independent of the observations (a baseline, no model).
+
+    The same draws as :func:`initial_design` (``kind="uniform"``) from the same generator.
+
+    Parameters
+    ----------
+    bounds : (d, 2) box.
+    batch_size : int, default 1
+        Points per round.
+    name : str, default "Random search"
+    """
+
+    def __init__(self, bounds, *, batch_size=1, name="Random search"):
+        self.bounds = check_bounds(bounds)
+        if int(batch_size) != batch_size or batch_size < 1:
+            raise ValueError(f"batch_size must be an integer >= 1; got {batch_size!r}.")
+        self.batch_size, self.name = int(batch_size), name
+
+    def propose(self, X, y, iteration, rng):
+        """``batch_size`` points drawn uniformly on the box, shape (batch_size, d)."""
+        return initial_design(self.bounds, self.batch_size, rng)
+
+    def __repr__(self):
+        return f"RandomSearch(name={self.name!r})"
+
+
 class BayesianOptimization:
     """Ask/tell state of one BO run.
 

@@ -275,7 +275,7 @@ def test_given_log_evidences_set_the_batch_weights_and_must_match_the_members():
 
 
 def test_random_search_proposes_uniform_points_in_the_box_whatever_the_data():
-    from common.methods.egp_ts import RandomSearch
+    from common.bo import RandomSearch
     method = RandomSearch(BOX, batch_size=2)
     points = method.propose(np.zeros((3, 2)), np.zeros(3), 0, np.random.default_rng(0))
     again = method.propose(np.ones((9, 2)), np.arange(9.0), 5, np.random.default_rng(0))

@@ -6,13 +6,13 @@ from sklearn.gaussian_process import GaussianProcessRegressor
 from sklearn.gaussian_process.kernels import Matern as SklearnMatern
 
 from common.acquisitions import beta_constant
+from common.bo import RandomSearch
 from common.experiments import random_exploration as experiment
 from common.gp import GaussianProcess
 from common.methods.random_exploration import (
     NUGGET,
     LengthscaleLikelihood,
     RandomExploration,
-    UniformSearch,
     fit_lengthscale,
     make_gp_method,
     sup_beta_root,
@@ -101,7 +101,7 @@ def test_random_exploration_adds_one_uniform_point_after_the_acquisition_point()
     proposed = RandomExploration(base, function.bounds, np.random.default_rng(7)).propose(X, y, 1,
                                                                                         np.random.default_rng(8))
     alone = base.propose(X, y, 1, np.random.default_rng(8))
-    uniform = UniformSearch(function.bounds).propose(X, y, 1, np.random.default_rng(7))
+    uniform = RandomSearch(function.bounds).propose(X, y, 1, np.random.default_rng(7))
     np.testing.assert_array_equal(proposed, np.vstack([alone, uniform]))
 
 

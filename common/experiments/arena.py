@@ -38,7 +38,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from common.bo import BayesianOptimization, GPAcquisitionMethod, initial_design
+from common.bo import BayesianOptimization, GPAcquisitionMethod, RandomSearch, initial_design
 from common.seeding import make_rng
 from common.test_functions import Ackley, Branin, DropWave, Hartmann6, Levy, bbob_gaussian_noise, \
     bbob_gaussian_noise_std
@@ -551,7 +551,6 @@ def make_method(config, problem, view, X0, y0):
                                    optimizer_options={"max_evals": max(10, round(PROJECT_GP_DIRECT_PER_DIM * dim
                                                                                  * scale))}, name=name)
     if name == "Random search":
-        from common.methods.egp_ts import RandomSearch
         return RandomSearch(view.bounds, name=name)
     raise ValueError(f"method must be one of {list(METHODS)}; got {name!r}")
 

@@ -17,7 +17,7 @@ The notebook's 1-D illustrations use :func:`forrester`.
 import numpy as np
 
 from common.acquisitions import thompson_sample
-from common.bo import GPAcquisitionMethod, run_bo
+from common.bo import GPAcquisitionMethod, RandomSearch, run_bo
 from common.kernels import Matern
 from common.metrics import simple_regret
 from common.optimizers import direct_maximize
@@ -115,19 +115,6 @@ def make_kernel(dim):
                   variance_bounds=(1e-2, 1e2))
 
 
-class RandomSearch:
-    """Baseline: every query uniform in the box, independent of the observations."""
-
-    name = BASELINE
-
-    def __init__(self, bounds):
-        self.bounds = np.asarray(bounds, dtype=float)
-
-    def propose(self, X, y, iteration, rng):
-        low, high = self.bounds[:, 0], self.bounds[:, 1]
-        return low + (high - low) * rng.random((1, len(self.bounds)))
-
-
 class ThompsonSampling(GPAcquisitionMethod):
     """GP-TS: maximize one function drawn from the posterior (random-feature approximation).
 
@@ -146,7 +133,7 @@ def make_method(config, bounds):
     """The method of a configuration: random search, or GP + acquisition + DIRECT."""
     method = config["method"]
     if method == BASELINE:
-        return RandomSearch(bounds)
+        return RandomSearch(bounds, name=BASELINE)
     if method not in ACQUISITIONS:
         raise ValueError(f"config['method'] must be one of {[*ACQUISITIONS, BASELINE]}; got {method!r}")
     options = dict(noise_variance=1e-6, y_transform="standardize", mle_restarts=1, optimizer="direct",

@@ -31,9 +31,9 @@ import numpy as np
 import pandas as pd
 
 from common import confirmatory, stats
-from common.bo import run_bo
+from common.bo import RandomSearch, run_bo
 from common.kernels import Matern, SquaredExponential
-from common.methods.egp_ts import EGPEI, EGPTS, EXP3BO, GPTS, BanditBO, FullyBayesianGPTS, RandomSearch
+from common.methods.egp_ts import EGPEI, EGPTS, EXP3BO, GPTS, BanditBO, FullyBayesianGPTS
 from common.problems.unit_cube import OnUnitCube
 from common.seeding import make_rng
 from common.store import final_rows

@@ -50,13 +50,12 @@ import numpy as np
 import pandas as pd
 
 from common import confirmatory, stats
-from common.bo import initial_design, run_bo
+from common.bo import RandomSearch, initial_design, run_bo
 from common.gp import GaussianProcess
 from common.methods.random_exploration import (
     LENGTHSCALE_BOUNDS,
     NUGGET,
     RandomExploration,
-    UniformSearch,
     fit_lengthscale,
     make_gp_method,
     sup_beta_root,
@@ -265,7 +264,7 @@ def beta_root(config, objective):
 def make_method(config, objective, root):
     """The BO method of a configuration (see :data:`ACQUISITION`), or UNIFORM."""
     if config["method"] == "UNIFORM":
-        return UniformSearch(objective.bounds)
+        return RandomSearch(objective.bounds, name="UNIFORM")
     acquisition, plus = ACQUISITION[config["method"]]
     kernel = surrogate_kernel("se" if config["problem"] == "sprinkler" else "matern", objective.dim)
     base = make_gp_method(acquisition, objective.bounds, kernel, beta_root=root,

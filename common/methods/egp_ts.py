@@ -376,33 +376,6 @@ class EXP3BO(_KernelArms):
         return np.array(points)
 
 
-class RandomSearch:
-    """Random search: every query uniform on the box, independent of the observations (a baseline, no model).
-
-    Parameters
-    ----------
-    bounds : (d, 2) box.
-    batch_size : int, points per round.
-    name : str
-    """
-
-    def __init__(self, bounds, *, batch_size=1, name="Random search"):
-        self.bounds = np.asarray(bounds, dtype=float)
-        if self.bounds.ndim != 2 or self.bounds.shape[1] != 2 or np.any(self.bounds[:, 0] >= self.bounds[:, 1]):
-            raise ValueError(f"bounds must have shape (d, 2) with lower < upper; got {self.bounds.tolist()}.")
-        if int(batch_size) != batch_size or batch_size < 1:
-            raise ValueError(f"batch_size must be an integer >= 1; got {batch_size!r}.")
-        self.batch_size, self.name = int(batch_size), name
-
-    def propose(self, X, y, iteration, rng):
-        """``batch_size`` points drawn uniformly on the box, shape (batch_size, d)."""
-        low, high = self.bounds[:, 0], self.bounds[:, 1]
-        return low + (high - low) * rng.random((self.batch_size, len(self.bounds)))
-
-    def __repr__(self):
-        return f"RandomSearch(name={self.name!r})"
-
-
 def slice_sample(log_density, x, lower, upper, rng, n_sweeps=1, widths=None):
     """Coordinate-wise slice sampling (Neal 2003, stepping out and shrinkage) inside a box.
 

@@ -14,7 +14,7 @@ twice per iteration, it runs half as many iterations for the same budget (§5).
 
 The baselines are the same GP with one query per iteration: GP-UCB
 (Algorithm 1), EXPLOIT (beta = 0), EXPLORE (argmax sigma, §4.1), EI and PI; and
-UNIFORM, i.i.d. uniform queries without a model.
+UNIFORM, i.i.d. uniform queries without a model (:class:`common.bo.RandomSearch`).
 
 The surrogate follows the paper's implementation as far as it is stated
 ("Matérn, initial smoothness 2.5, initial lengthscale 1, hyperparameters by
@@ -108,18 +108,6 @@ class RandomExploration:
     @property
     def last_gp(self):
         return self.base.last_gp
-
-
-class UniformSearch:
-    """UNIFORM (§4.1): i.i.d. uniform queries, no model."""
-
-    name = "UNIFORM"
-
-    def __init__(self, bounds):
-        self.bounds = np.asarray(bounds, dtype=float)
-
-    def propose(self, X, y, iteration, rng):
-        return initial_design(self.bounds, 1, rng)
 
 
 class LengthscaleLikelihood:
