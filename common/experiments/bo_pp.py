@@ -12,6 +12,9 @@ points every iteration, and the acquisition maximized by DIRECT on [-1, 1]^d:
   problems (Fig. 7).
 * ``y_ablation``: the plain-BO baselines of the synthetic block with the other
   output scaling (``y_transform``), the choice the paper leaves open.
+* ``random_search``: uniform queries after the same initial points on the
+  synthetic functions, seeds and budget: a floor drawn in Figs. 2, 4 and 6, in
+  no claim (not in the paper).
 * the confirmatory block (parameter ``confirmatory``, False in every scale and the
   published configuration): for each claim of the committed plan
   (``data/confirmatory/bo_pp.csv``), the runs it is judged on at fresh seeds
@@ -23,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from common import claims, confirmatory, stats
-from common.bo import run_bo
+from common.bo import RandomSearch, run_bo
 from common.kernels import SquaredExponential
 from common.methods.bo_pp import PseudoPointBO
 from common.metrics import simple_regret
@@ -60,6 +63,7 @@ CENTRED_OPTIMUM = {
 }
 BOX_SHIFT = (-0.223, -0.297)
 ACQUISITIONS = ("UCB", "PI", "EI")
+RANDOM_SEARCH = "Random search"  # the random_search block's "acquisition": no model
 TAU0S = (0.0, 0.01, 0.001, 0.0001)
 
 _FULL = dict(
@@ -133,6 +137,8 @@ def make_grid(params):
             for tau0 in params["tau0s"]:
                 grid += [_config(params, "synthetic", problem, acquisition, tau0, seed, params["T"], "ard")
                          for seed in range(params["n_seeds"])]
+        grid += [_config(params, "random_search", problem, RANDOM_SEARCH, 0.0, seed, params["T"], "ard")
+                 for seed in range(params["n_seeds"])]
     other_scaling = {"none": "standardize", "standardize": "none"}[params["y_transform"]]
     for problem in params["synthetic_functions"]:
         for acquisition in params["acquisitions"]:
@@ -205,12 +211,14 @@ def make_problem(config):
 
 
 def make_method(config, objective, rng_pseudo):
-    """The BO / BO-PP method of a configuration (ARD or isotropic SE kernel, MLE, DIRECT).
+    """The BO / BO-PP method of a configuration (ARD or isotropic SE kernel, MLE, DIRECT), or random search.
 
     Hyperparameter boxes on [-1, 1]^d: lengthscales in [1e-3, 1e2]; signal variance
     in [1e-2, 1e2] on standardized y, or [1e-6, 1e6] on raw y (whose scale differs
     by orders of magnitude between problems).
     """
+    if config["acquisition"] == RANDOM_SEARCH:
+        return RandomSearch(objective.bounds, name=RANDOM_SEARCH)
     dim = objective.dim
     variance_bounds = (1e-2, 1e2) if config["y_transform"] == "standardize" else (1e-6, 1e6)
     variance = 1.0
@@ -249,8 +257,9 @@ def run(config, iterations=None):
     n_init = config["n_init"]
     tau = np.zeros(len(record["y"]))
     n_pseudo = np.zeros(len(record["y"]), dtype=int)
-    tau[n_init:] = [entry["tau"] for entry in method.log]
-    n_pseudo[n_init:] = [entry["n_pseudo"] for entry in method.log]
+    if isinstance(method, PseudoPointBO):  # random search has no pseudo-points
+        tau[n_init:] = [entry["tau"] for entry in method.log]
+        n_pseudo[n_init:] = [entry["n_pseudo"] for entry in method.log]
     result = {**record, "tau": tau, "n_pseudo": n_pseudo}
     if objective.optimal_value is not None:
         result["regret"] = simple_regret(record["f"], objective.optimal_value)
