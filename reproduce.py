@@ -609,11 +609,23 @@ def stability_table(registry):
     import pandas as pd
 
     from common.claims import markdown_table
+    from common.experiments import load_experiment
+    from common.notebook import published_label
 
     if not STABILITY_RECORD.exists():
         return "Not measured yet (`python benchmarks/stability_across_kernels.py <key>`)."
     record = pd.read_csv(STABILITY_RECORD, keep_default_na=False)
-    rows = [{"paper": f"`{row.paper}`", "kernels": row.kernel,
+    record = record[record["paper"].isin(list(registry))]
+    if "published" not in record:  # recorded before the script named the configuration it measured
+        record = record.assign(published="")
+
+    def measured_on(row):
+        now = published_label(load_experiment(row.paper, registry).PUBLISHED)
+        if row.published == now:
+            return now
+        return f"{row.published or 'not recorded'} (stale: now {now}; rerun the script)"
+
+    rows = [{"paper": f"`{row.paper}`", "published configuration measured": measured_on(row), "kernels": row.kernel,
              "runs recomputed": (f"{row.runs_recomputed} of {row.runs_sampled} sampled "
                                  f"({row.runs_recomputed / row.runs_in_grid:.0%} of {row.runs_in_grid})"),
              "verdicts changed": (f"{row.verdicts_changed} of {row.verdicts}"
@@ -622,7 +634,7 @@ def stability_table(registry):
              "effect moved, median cell": f"{row.median_effect_change_in_margins:g} margins",
              "effect moved, largest": (f"{row.largest_effect_change_in_margins:g} margins "
                                        f"({row.largest_effect_change_cell})")}
-            for row in record.itertuples(index=False) if row.paper in registry]
+            for row in record.itertuples(index=False)]
     return markdown_table(pd.DataFrame(rows))
 
 

@@ -76,7 +76,7 @@ def report(key, fraction, kernel):
 
     from common import store
     from common.experiments import load_experiment
-    from common.notebook import configuration
+    from common.notebook import configuration, published_label
 
     module = load_experiment(key)
     params = configuration(module)
@@ -102,7 +102,8 @@ def report(key, fraction, kernel):
     print(f"verdicts changed: {len(changed)} of {len(verdicts)}")
     if not changed.empty:
         print(changed.to_string(index=False))
-    found = {"paper": key, "kernel": kernel, "fraction": fraction, "runs_recomputed": len(recomputed_runs),
+    found = {"paper": key, "published": published_label(module.PUBLISHED), "kernel": kernel, "fraction": fraction,
+             "runs_recomputed": len(recomputed_runs),
              "runs_sampled": len(sampled), "runs_in_grid": len(grid), "verdicts_changed": len(changed), "verdicts": len(verdicts),
              "changed": "; ".join(f"{name}: {old} -> {new}" for name, old, new in changed.to_numpy())}
     if cells_before is not None and cells_after is not None and len(cells_before):
@@ -117,6 +118,10 @@ def report(key, fraction, kernel):
         print(f"judged cells changed: {found['cells_changed']} of {found['cells']}")
         print(f"effects moved by {found['median_effect_change_in_margins']:g} margins in the median cell, at most "
               f"{found['largest_effect_change_in_margins']:g} ({found['largest_effect_change_cell']})")
+    if len(recomputed_runs) < len(sampled):
+        print(f"not recorded: {len(sampled) - len(recomputed_runs)} of the {len(sampled)} sampled runs are not "
+              f"recomputed yet (the grid may have grown since); run without --report to compute them")
+        return
     record(found)
 
 

@@ -186,6 +186,12 @@ def configuration(experiment, scale=None, **overrides):
     return resolve_parameters(scale, experiment.SCALES, allowed=getattr(experiment, "ALLOWED", None), **overrides)
 
 
+def published_label(published):
+    """A published configuration as the README names it, e.g. ``"scale paper, settings earlier"`` for
+    ``{"scale": "paper", "settings": "earlier"}``."""
+    return ", ".join(f"{name} {value}" for name, value in published.items())
+
+
 def configuration_name(experiment, params):
     """``"published"``, the bare scale for its own defaults, else ``"<scale>-<hash of the parameters>"``."""
     if params == configuration(experiment):

@@ -169,16 +169,29 @@ def test_readme_counts_leave_the_readme_alone_when_the_scorecard_is_redirected(r
     assert not reproduce.write_readme_blocks(TOY_REGISTRY)  # BO_FIGURES_ROOT is set: a smoke run's scorecard
 
 
+STABILITY_HEADER = ("paper,published,kernel,fraction,runs_recomputed,runs_sampled,runs_in_grid,verdicts_changed,"
+                    "verdicts,changed,cells_changed,cells,largest_effect_change_in_margins,"
+                    "largest_effect_change_cell,median_effect_change_in_margins\n")
+
+
 def test_the_stability_block_reads_the_benchmark_record(reproduce, tmp_path, monkeypatch):
     record = tmp_path / "stability.csv"
-    record.write_text("paper,kernel,fraction,runs_recomputed,runs_sampled,runs_in_grid,verdicts_changed,verdicts,"
-                      "changed,cells_changed,cells,largest_effect_change_in_margins,largest_effect_change_cell,"
-                      "median_effect_change_in_margins\n"
-                      "toy,Haswell,0.1,9,10,100,1,4,C1: reproduced -> inconclusive,2,8,1.5,C1: A vs B,0.25\n")
+    record.write_text(STABILITY_HEADER + "toy,\"scale smoke, budget 4\",Haswell,0.1,9,10,100,1,4,"
+                      "C1: reproduced -> inconclusive,2,8,1.5,C1: A vs B,0.25\n")
     monkeypatch.setattr(reproduce, "STABILITY_RECORD", record)
     table = reproduce.stability_table(TOY_REGISTRY)
-    assert "| `toy` | Haswell | 9 of 10 sampled (9% of 100) | 1 of 4: C1: reproduced -> inconclusive | 2 of 8 |" in table
+    assert ("| `toy` | scale smoke, budget 4 | Haswell | 9 of 10 sampled (9% of 100) "
+            "| 1 of 4: C1: reproduced -> inconclusive | 2 of 8 |") in table
     assert "0.25 margins | 1.5 margins (C1: A vs B) |" in table
+
+
+def test_the_stability_block_marks_a_measurement_of_an_earlier_published_configuration(reproduce, tmp_path,
+                                                                                        monkeypatch):
+    record = tmp_path / "stability.csv"
+    record.write_text(STABILITY_HEADER + "toy,\"scale smoke, budget 2\",Haswell,0.1,9,10,100,0,4,,0,8,0.5,C1: A vs B,0.1\n")
+    monkeypatch.setattr(reproduce, "STABILITY_RECORD", record)
+    assert "| scale smoke, budget 2 (stale: now scale smoke, budget 4; rerun the script) |" in \
+        reproduce.stability_table(TOY_REGISTRY)
 
 
 SCALES = {"smoke": {"n_seeds": 2, "noise": 0.1, "methods": ["ucb"]},
