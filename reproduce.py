@@ -600,6 +600,38 @@ def readme_counts_table(registry):
     return markdown_table(pd.DataFrame(rows))
 
 
+def grids_table(registry):
+    """Per notebook, its published configuration, the runs it shows, how many are cached and their CPU-hours: the
+    README's "published grids" block, from the cache (runs of the module's current ``CODE_VERSION`` only, as the
+    runner counts them)."""
+    import pandas as pd
+
+    from common import store
+    from common.claims import markdown_table
+    from common.notebook import configuration, published_label
+    from common.runner import code_version
+
+    rows = []
+    for key in registry:
+        module = load_experiment(key, registry)
+        params = configuration(module)
+        # The runs the notebook shows: for the arena, scikit-optimize's cached runs whether or not it is installed.
+        grid = module.notebook_grid(params)[0] if hasattr(module, "notebook_grid") else module.make_grid(params)
+        keys = {store.run_key(config) for config in grid}
+        version = code_version(module.run)
+        papers = sorted({config["paper"] for config in grid})
+        cached = [run for paper in papers for run in store.scan(paper)
+                  if run.key in keys and run.code_version == version]
+        seconds = sum(run.cost_seconds for run in cached)
+        rows.append({"notebook": f"`{key}`", "published configuration": published_label(module.PUBLISHED),
+                     "runs": len(keys), "cached": len(cached), "CPU-hours": seconds / 3600})
+    table = pd.DataFrame(rows)
+    table.loc[len(table)] = {"notebook": "all", "published configuration": "", "runs": table["runs"].sum(),
+                             "cached": table["cached"].sum(), "CPU-hours": table["CPU-hours"].sum()}
+    return markdown_table(table.assign(runs=table["runs"].map("{:,}".format), cached=table["cached"].map("{:,}".format),
+                                       **{"CPU-hours": table["CPU-hours"].map("{:.2f}".format)}))
+
+
 STABILITY_RECORD = Path(__file__).resolve().parent / "benchmarks" / "results" / "stability_across_kernels.csv"
 
 
@@ -638,7 +670,8 @@ def stability_table(registry):
     return markdown_table(pd.DataFrame(rows))
 
 
-README_BLOCKS = {"verdict counts": readme_counts_table, "stability across kernels": stability_table}
+README_BLOCKS = {"published grids": grids_table, "verdict counts": readme_counts_table,
+                 "stability across kernels": stability_table}
 
 
 def write_readme_blocks(registry):

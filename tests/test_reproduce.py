@@ -169,6 +169,16 @@ def test_readme_counts_leave_the_readme_alone_when_the_scorecard_is_redirected(r
     assert not reproduce.write_readme_blocks(TOY_REGISTRY)  # BO_FIGURES_ROOT is set: a smoke run's scorecard
 
 
+def test_the_grids_block_counts_the_published_grid_and_no_leftover_run(reproduce):
+    published = toy_runs.make_grid(notebook.configuration(toy_runs))
+    runner.run_grid(published[:3], toy_runs.run, n_jobs=1, progress=False)
+    runner.run_grid([toy_runs.toy_config(0, budget=7)], toy_runs.run, n_jobs=1, progress=False)  # not published
+    hours = sum(store.cached_run(config).cost_seconds for config in published[:3]) / 3600
+    table = reproduce.grids_table(TOY_REGISTRY)
+    assert f"| `toy` | scale smoke, budget 4 | {len(published)} | 3 | {hours:.2f} |" in table
+    assert f"| all |  | {len(published)} | 3 | {hours:.2f} |" in table
+
+
 STABILITY_HEADER = ("paper,published,kernel,fraction,runs_recomputed,runs_sampled,runs_in_grid,verdicts_changed,"
                     "verdicts,changed,cells_changed,cells,largest_effect_change_in_margins,"
                     "largest_effect_change_cell,median_effect_change_in_margins\n")
