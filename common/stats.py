@@ -46,6 +46,7 @@ The margin is the paper's own where its words give one (a theorem's constant,
 older p-value outcome (:attr:`PairedComparison.outcome`, at :data:`ALPHA`) stay
 beside the estimate, so that a verdict table can show what the p-value rule gave.
 """
+import functools
 import math
 from dataclasses import dataclass
 
@@ -236,7 +237,7 @@ def paired_comparison(a, b, *, higher_is_better, scale="difference", tie_toleran
     if untied.size == 0:
         p_value, direction = 1.0, 0.0
     else:
-        p_value = float(stats.wilcoxon(untied).pvalue)
+        p_value = _signed_rank_p_value(untied.tobytes())
         # The two-sided statistic hides the direction; the signed rank sum shows it.
         ranks = stats.rankdata(np.abs(untied))
         direction = float(np.sum(ranks[untied > 0]) - np.sum(ranks[untied < 0]))
@@ -251,6 +252,16 @@ def paired_comparison(a, b, *, higher_is_better, scale="difference", tie_toleran
                             interval=_bootstrap_interval(advantage, int(n_resamples)), outcome=outcome,
                             effect=estimate_effect(a, b, scale, n_resamples=int(n_resamples)),
                             higher_is_better=bool(higher_is_better))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _signed_rank_p_value(untied_bytes):
+    """Two-sided Wilcoxon signed-rank p-value of the untied differences (float64 bytes, seed order).
+
+    Cached: a claim judged at every iteration of a regret curve compares the same differences again wherever the
+    curves are flat, and scipy's exact test with ties enumerates all 2**n sign flips (n <= 13) in Python. The key is
+    the exact input, so a cached p-value is the one scipy returns for it."""
+    return float(stats.wilcoxon(np.frombuffer(untied_bytes, dtype=float)).pvalue)
 
 
 def _bootstrap_interval(differences, n_resamples):

@@ -277,3 +277,15 @@ def test_a_cell_with_few_untied_seeds_says_so():
     found = stats.cell("three untied", stats.paired_comparison(ours, other, higher_is_better=False, scale="ratio"),
                        "better", MARGIN)
     assert "(only 3 of 20 seeds untied)" in str(found)
+
+
+@pytest.mark.parametrize("differences", [
+    [0.3, -0.1, 0.2, 0.2, 0.5, -0.4, 0.1, 0.7],          # tied magnitudes, n <= 13: scipy's permutation test
+    list(np.linspace(-0.2, 1.0, 17)),                      # no ties: scipy's exact distribution
+], ids=["ties", "no ties"])
+def test_the_p_value_is_scipys_on_the_first_and_on_a_repeated_comparison(differences):
+    plain = np.ones(len(differences))
+    better = plain + differences
+    expected = scipy_stats.wilcoxon(better - plain).pvalue
+    for _ in range(2):  # the second comparison reads the cached p-value
+        assert stats.paired_comparison(better, plain, higher_is_better=True).p_value == expected
