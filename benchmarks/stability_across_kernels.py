@@ -116,6 +116,9 @@ def report(key, fraction, kernel):
                      largest_effect_change_cell=f"{cells.loc[largest, 'id']}: {cells.loc[largest, 'cell']}",
                      median_effect_change_in_margins=round(float(moves.median()), 3))
         print(f"judged cells changed: {found['cells_changed']} of {found['cells']}")
+        moved = cells[cells["judgement committed"] != cells["judgement swapped"]]
+        for row in moved.to_dict("records"):
+            print(f"  {row['id']}: {row['cell']}: {row['judgement committed']} -> {row['judgement swapped']}")
         print(f"effects moved by {found['median_effect_change_in_margins']:g} margins in the median cell, at most "
               f"{found['largest_effect_change_in_margins']:g} ({found['largest_effect_change_cell']})")
     if len(recomputed_runs) < len(sampled):
