@@ -65,3 +65,21 @@ def test_the_scorecard_lists_the_arena_after_the_papers_and_apart_from_their_cou
                                       "bo_basics": "common.experiments.bo_basics"}).read_text()
     assert "All papers: 1 claim: 1 reproduced." in text
     assert text.index("## bo_basics:") < text.index("## arena:") and "1 claim: 1 not reproduced" in text
+
+
+def test_the_cost_and_rank_labels_of_methods_at_the_same_point_do_not_overlap():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import pandas as pd
+
+    names = ["GP-UCB", "GP-EI", "EXPLOIT+", "Add-GP-UCB"]  # four methods at one cost and rank
+    costs = pd.DataFrame({"method": names, "average rank": 4.4, "CPU s per run (median)": 1.0,
+                          "CPU s (25 %)": 0.8, "CPU s (75 %)": 1.2})
+    fig, ax = plt.subplots()
+    arena.plot_cost_and_rank(ax, costs)
+    renderer = fig.canvas.get_renderer()
+    boxes = [text.get_window_extent(renderer) for text in ax.texts]
+    plt.close(fig)
+    assert [text.get_text() for text in ax.texts] == names
+    assert not any(boxes[i].overlaps(boxes[j]) for i in range(len(boxes)) for j in range(i))

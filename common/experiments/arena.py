@@ -571,8 +571,8 @@ SCALES = {
     "quick": {**_PAPER_SCALE, "n_seeds": 3, "budget": 40, "search_scale": 0.25},
     "paper": _PAPER_SCALE,
 }
-# What `python reproduce.py` regenerates and the repository publishes, until the paper-scale grid is cached.
-PUBLISHED = {"scale": "quick"}
+# What `python reproduce.py` regenerates and the repository publishes.
+PUBLISHED = {"scale": "paper"}
 CELL_FIELDS = ("experiment", "problem", "method")
 # The spot-check recomputes one run per method (its cheapest problem), so that it stays within seconds.
 SPOT_CHECK_CELL_FIELDS = {"arena": ("experiment", "method")}
@@ -1014,19 +1014,46 @@ def cost_and_rank(finals, found):
 def plot_cost_and_rank(ax, costs):
     """Each method's median CPU seconds per run (log axis; the bar: its interquartile range over every run) against
     its average rank over the problems (1 is best, at the top). Returns the caption's words."""
-    for row in costs.to_dict("records"):
-        name, rank = row["method"], row["average rank"]
-        median, low, high = row["CPU s per run (median)"], row["CPU s (25 %)"], row["CPU s (75 %)"]
-        color = METHOD_COLORS.get(name, "0.3")
-        ax.plot([low, high], [rank, rank], color=color, linewidth=1.5, alpha=0.6)
-        ax.plot(median, rank, "o", color=color, markersize=6)
-        ax.annotate(name, (median, rank), textcoords="offset points", xytext=(6, 4), fontsize=8, color=color)
+    rows = costs.to_dict("records")
+    for row in rows:
+        color = METHOD_COLORS.get(row["method"], "0.3")
+        ax.plot([row["CPU s (25 %)"], row["CPU s (75 %)"]], [row["average rank"]] * 2, color=color, linewidth=1.5,
+                alpha=0.6)
+        ax.plot(row["CPU s per run (median)"], row["average rank"], "o", color=color, markersize=6)
     ax.set_xscale("log")
     ax.invert_yaxis()
     ax.set(xlabel="CPU seconds per run (median; bar: interquartile range over all runs)",
            ylabel="average rank over the problems (1 = best)")
+    _label_points(ax, [(row["method"], row["CPU s per run (median)"], row["average rank"]) for row in rows])
     return ("each method's median CPU seconds per run over every problem and seed (the bar: the interquartile range) "
             "against its average rank over the problems")
+
+
+#: Where a point's label goes, tried in turn until it overlaps no label placed before: offset in points, alignment.
+LABEL_PLACES = [((6, 3), "left", "bottom"), ((6, -3), "left", "top"), ((-6, 3), "right", "bottom"),
+                ((-6, -3), "right", "top")]
+
+
+def _label_points(ax, points):
+    """Name each ``(label, x, y)`` point beside it, on the first side of :data:`LABEL_PLACES` where the label
+    overlaps no other label or point (methods of equal rank and cost, GP-UCB and GP-EI say, would otherwise print
+    over each other); the axes' limits must be final."""
+    from matplotlib.transforms import Bbox
+
+    renderer = ax.figure.canvas.get_renderer()
+    pixels = 4 * ax.figure.dpi / 72  # a marker's half-width, 4 points
+    placed = [Bbox.from_extents(px - pixels, py - pixels, px + pixels, py + pixels)
+              for px, py in ax.transData.transform([(x, y) for _, x, y in points])]
+    for name, x, y in points:
+        for offset, horizontal, vertical in LABEL_PLACES:
+            text = ax.annotate(name, (x, y), textcoords="offset points", xytext=offset, ha=horizontal, va=vertical,
+                               fontsize=8, color=METHOD_COLORS.get(name, "0.3"))
+            box = text.get_window_extent(renderer)
+            if not any(box.overlaps(other) for other in placed):
+                break
+            if (offset, horizontal, vertical) != LABEL_PLACES[-1]:
+                text.remove()
+        placed.append(box)
 
 
 # --------------------------------------------------------------------------- the notebook's tables of settings
