@@ -641,15 +641,12 @@ def stability_table(registry):
     import pandas as pd
 
     from common.claims import markdown_table
-    from common.experiments import load_experiment
     from common.notebook import published_label
 
     if not STABILITY_RECORD.exists():
         return "Not measured yet (`python benchmarks/stability_across_kernels.py <key>`)."
     record = pd.read_csv(STABILITY_RECORD, keep_default_na=False)
     record = record[record["paper"].isin(list(registry))]
-    if "published" not in record:  # recorded before the script named the configuration it measured
-        record = record.assign(published="")
 
     def measured_on(row):
         now = published_label(load_experiment(row.paper, registry).PUBLISHED)
