@@ -19,6 +19,9 @@ extensions = ["myst_nb", "companion"]
 nb_execution_mode = "off"
 nb_merge_streams = True
 nb_output_stderr = "show"
+# Outputs in text/markdown (the notebooks' tables, claims.show_table) are GitHub-flavoured markdown; myst-nb's
+# default, CommonMark, has no tables and would print their pipes as one paragraph.
+nb_render_markdown_format = "gfm"
 
 myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "deflist", "attrs_block"]
 myst_heading_anchors = 3

@@ -173,6 +173,9 @@ Promise.all(settled).then(() => typeset).then(() => {
                                       width: image.naturalWidth})),
         links: Array.from(document.querySelectorAll("a[href]")).map(a => a.href),
         matherrors: document.querySelectorAll("mjx-merror").length,
+        outputTables: document.querySelectorAll("div.cell_output table").length,
+        rawTables: Array.from(document.querySelectorAll("div.cell_output p")).filter(
+          paragraph => !paragraph.closest("table") && /[|] [^|]+ [|] [^|]+ [|]/.test(paragraph.textContent)).length,
         figures: figures});
 }).catch(error => done({error: String(error)}));
 """
@@ -250,6 +253,21 @@ def test_every_image_decodes(crawl):
 def test_every_math_formula_typesets(crawl):
     failed = {page: report["matherrors"] for page, report in crawl.items() if report.get("matherrors")}
     assert not failed, f"MathJax could not typeset formulas (mjx-merror) on: {failed}"
+
+
+def test_every_markdown_table_output_renders_as_a_table(site, crawl):
+    """A table a notebook printed as markdown (``claims.show_table``) is a ``<table>`` on its page, not pipes."""
+    from common.experiments import NOTEBOOKS, load_experiment
+
+    for key in NOTEBOOKS:
+        notebook_name = load_experiment(key).NOTEBOOK
+        notebook = json.loads((REPO / "notebooks" / notebook_name).read_text(encoding="utf-8"))
+        committed = sum("".join(output.get("data", {}).get("text/markdown", "")).lstrip().startswith("|")
+                        for cell in notebook["cells"] for output in cell.get("outputs", []))
+        report = crawl[f"notebooks/{Path(notebook_name).stem}.html"]
+        assert report["rawTables"] == 0, f"{notebook_name}: {report['rawTables']} outputs show a table's raw pipes"
+        assert report["outputTables"] >= committed, \
+            f"{notebook_name}: {committed} markdown tables committed, {report['outputTables']} rendered as tables"
 
 
 def test_every_internal_link_resolves(site, server, crawl):
