@@ -334,7 +334,7 @@ def test_the_lambda_ablation_squares_lambda_and_nothing_else():
 
 def test_the_default_oversampling_leaves_the_published_grid_as_it_was_and_another_sets_only_bkb_and_bbkb():
     from common.experiments import mini_gp_opt as experiment
-    params = {**experiment.SCALES["paper"], "scale": "paper"}
+    params = {**experiment.SCALES["paper"], "scale": "paper", "oversampling_ablation_seeds": 0}
     published = experiment.make_grid(params)
     assert all("oversampling" not in config for config in published)   # the published runs keep their keys
     oversampled = experiment.make_grid({**params, "bbkb_oversampling": 4.0})
@@ -476,3 +476,60 @@ def test_the_bandwidth_ablation_table_pairs_each_method_with_the_nas_blocks_runs
     assert effect["R_T/T (fixed)"] == pytest.approx(0.42) and effect["q_T (pick)"] == 200
     assert effect["ratio (pick / fixed)"].startswith("0.286x")
     assert experiment.bandwidth_ablation_table(pd.DataFrame(rows[:6]), {}).empty
+
+
+def test_the_oversampling_ablation_reruns_bbkb_of_the_figures_at_its_qbar_and_nothing_else():
+    from common.experiments import mini_gp_opt as experiment
+    params = {**experiment.SCALES["paper"], "scale": "paper", "oversampling_ablation_seeds": 40}
+    grid = experiment.make_grid(params)
+    ablation = [c for c in grid if c["experiment"] == "oversampling_ablation"]
+    figures = {(c["problem"], c["seed"]): c for c in grid if c["experiment"] in ("nas", "bbob") and c["method"] == "BBKB"}
+    assert {(c["problem"], c["seed"]) for c in ablation} == set(figures)
+    assert len(ablation) == (1 + len(params["bbob_problems"])) * params["oversampling_ablation_seeds"]
+    for config in ablation:   # the figure's run but for the block's name and qbar: the same random streams
+        assert config == {**figures[(config["problem"], config["seed"])], "experiment": "oversampling_ablation",
+                          "oversampling": params["oversampling_ablation_qbar"]}
+    # Another published qbar moves the figures' BBKB, never the ablation's.
+    moved = experiment.make_grid({**params, "bbkb_oversampling": 2.0, "oversampling_ablation_seeds": 1})
+    assert {c["oversampling"] for c in moved if c["experiment"] == "oversampling_ablation"} == {4.0}
+    assert not [c for c in experiment.make_grid({**params, "oversampling_ablation_seeds": 0})
+                if c["experiment"] == "oversampling_ablation"]
+
+
+def _bbkb_rows(blocks, seeds, regret_of):
+    return [{"run_key": f"{block}{problem}{method}{seed}", "eval": 0, "step": 10_000, "experiment": block,
+             "problem": problem, "method": method, "seed": seed, "normalized_regret": regret_of(block, method, seed),
+             "unique": 1000 if block == "oversampling_ablation" else 1800, "run_cpu_seconds": 10.0}
+            for block, problem in blocks for method in ("BBKB", "MINI-GP-UCB") for seed in seeds
+            if not (block == "oversampling_ablation" and method == "MINI-GP-UCB")]
+
+
+def test_the_oversampling_ablation_table_pairs_bbkb_with_the_figures_runs_seed_by_seed():
+    import pandas as pd
+    from common.experiments import mini_gp_opt as experiment
+
+    def regret(block, method, seed):
+        return (0.1 if block == "oversampling_ablation" else 0.4 if method == "BBKB" else 0.2) + 0.01 * seed
+
+    rows = _bbkb_rows([("bbob", "Ellipsoid f116"), ("oversampling_ablation", "Ellipsoid f116")], range(6), regret)
+    params = {"bbkb_oversampling": 1.0, "oversampling_ablation_qbar": 4.0, "bbob_problems": ["Ellipsoid f116"]}
+    row = experiment.oversampling_ablation_table(pd.DataFrame(rows), params).iloc[0]
+    assert row["seeds"] == 6 and row["qbar"] == "1 -> 4" and row["seeds lower (4)"] == "6 of 6"
+    assert row["R_T/T (qbar 1)"] == pytest.approx(0.425) and row["q_T (qbar 4)"] == 1000
+    assert row["ratio (4 / 1)"].startswith("0.294x") and row["BBKB (4) / MINI-GP-UCB"].startswith("0.556x")
+    assert experiment.oversampling_ablation_table(pd.DataFrame(rows[:12]), params).empty
+
+
+def test_the_claims_see_the_ablations_bbkb_only_once_it_ran_every_seed_of_the_figures():
+    import pandas as pd
+    from common.experiments import mini_gp_opt as experiment
+    blocks = [("nas", "NAS"), ("bbob", "Ellipsoid f116"), ("oversampling_ablation", "NAS"),
+              ("oversampling_ablation", "Ellipsoid f116")]
+    table = pd.DataFrame(_bbkb_rows(blocks, range(3), lambda block, method, seed: 0.1 * seed))
+    swapped = experiment.with_ablation_oversampling(table)
+    assert set(swapped["experiment"]) == {"nas", "bbob"} and len(swapped) == 12
+    bbkb = swapped[swapped["method"] == "BBKB"]
+    assert (bbkb["unique"] == 1000).all() and set(zip(bbkb["experiment"], bbkb["problem"])) == set(blocks[:2])
+    assert (swapped[swapped["method"] == "MINI-GP-UCB"]["unique"] == 1800).all()
+    partial = table[~((table["experiment"] == "oversampling_ablation") & (table["seed"] == 2))]
+    assert experiment.with_ablation_oversampling(partial) is None

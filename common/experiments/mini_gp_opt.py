@@ -25,7 +25,9 @@ lambda = xi^2) instead of the percentile itself (the paper's words), on the
 first ``lambda_ablation_seeds`` seeds of the ``nas`` block; and ``bandwidth_ablation``, the GP methods of the
 ``nas`` block with l^2 = ``bandwidth_ablation_factor`` times the median squared distance (Table 1's pick on the
 substitute, which the paper's protocol would run) instead of the figures' fixed ``bandwidth_factor``, on its first
-``bandwidth_ablation_seeds`` seeds. With ``confirmatory``
+``bandwidth_ablation_seeds`` seeds; and ``oversampling_ablation``, BBKB of the ``nas`` and ``bbob`` blocks with
+its dictionary oversampling qbar = ``oversampling_ablation_qbar`` instead of ``bbkb_oversampling``, on their first
+``oversampling_ablation_seeds`` seeds (the same random streams as the blocks' own runs). With ``confirmatory``
 (False in every scale and the published configuration), the grid also holds the
 fresh-seed runs of the committed confirmatory plan (:func:`confirmatory_grid`),
 judged apart from the paper's seeds.
@@ -73,19 +75,20 @@ _PAPER = dict(
     beta_ablation_methods=["MINI-GP-UCB", "GP-UCB", "GP-BUCB", "BBKB"], beta_ablation_scale=0.1,
     beta_ablation_seeds=5, table1_methods=list(METHODS), table1_seeds=5, table1_T=1000, noise_ablation_seeds=5,
     lambda_ablation_seeds=5, confirmatory=False, bbkb_oversampling=1.0, bandwidth_ablation_factor=16.0,
-    bandwidth_ablation_seeds=40,
+    bandwidth_ablation_seeds=40, oversampling_ablation_qbar=4.0,
+    oversampling_ablation_seeds=0,   # 40 once its runs are cached (filling: -p oversampling_ablation_seeds 40)
 )
 SCALES = {
     "smoke": {**_PAPER, "nas_methods": ["MINI-GP-UCB", "MINI-GP-EI", "BBKB", "epsilon-greedy"],
               "bbob_problems": ["Ellipsoid f116"],
               "bbob_methods": ["MINI-GP-UCB", "epsilon-greedy"], "T": 60, "n_seeds": 1,
               "beta_ablation_methods": ["MINI-GP-UCB", "BBKB"], "beta_ablation_seeds": 1, "noise_ablation_seeds": 0,
-              "lambda_ablation_seeds": 0, "bandwidth_ablation_seeds": 1,
+              "lambda_ablation_seeds": 0, "bandwidth_ablation_seeds": 1, "oversampling_ablation_seeds": 1,
               "table1_methods": ["MINI-GP-UCB", "epsilon-greedy"], "table1_seeds": 1, "table1_T": 40},
     "quick": {**_PAPER, "bbob_problems": ["Ellipsoid f116"], "bbob_methods": ["MINI-GP-UCB", "MINI-GP-EI", "GP-UCB",
                                                                              "epsilon-greedy"],
               "T": 1000, "n_seeds": 3, "beta_ablation_seeds": 3, "noise_ablation_seeds": 3,
-              "lambda_ablation_seeds": 3, "bandwidth_ablation_seeds": 3,
+              "lambda_ablation_seeds": 3, "bandwidth_ablation_seeds": 3, "oversampling_ablation_seeds": 3,
               "table1_methods": [name for name in METHODS if name not in ("BBKB", "BKB")], "table1_seeds": 2,
               "table1_T": 200},
     "paper": _PAPER,
@@ -114,7 +117,7 @@ def _check_noise_beta(value):
 
 
 def _check_oversampling(value):
-    """a number with 0 < bbkb_oversampling <= 100"""
+    """a number qbar with 0 < qbar <= 100"""
     return isinstance(value, (int, float)) and 0 < value <= 100
 
 
@@ -127,7 +130,8 @@ ALLOWED = {
     "noise_ablation_seeds": range(0, 201), "lambda_ablation_seeds": range(0, 201), "confirmatory": [False, True],
     "bbkb_oversampling": _check_oversampling, "bandwidth_ablation_factor": _check_bandwidth_factor,
     "bandwidth_factor": _check_bandwidth_factor, "noise_beta": _check_noise_beta,
-    "bandwidth_ablation_seeds": range(0, 201),
+    "bandwidth_ablation_seeds": range(0, 201), "oversampling_ablation_qbar": _check_oversampling,
+    "oversampling_ablation_seeds": range(0, 201),
 }
 # BKB and BBKB resample their Nystrom dictionary after every feedback, keeping pulled arm j with probability
 # min(1, qbar w_j sigma~^2_j). The paper never states qbar; the authors' code defaults to qbar = 1 and its two example
@@ -180,8 +184,15 @@ def make_grid(params):
               "T": params["table1_T"], **setting}
              for method in params["table1_methods"] for setting in table1_settings(method)
              for seed in range(params["table1_seeds"])]
-    grid += confirmatory_grid(shared) if params["confirmatory"] else []
-    return with_oversampling(kernel_free_greedy(grid), params["bbkb_oversampling"])
+    grid = with_oversampling(kernel_free_greedy(grid), params["bbkb_oversampling"])
+    # BBKB of the figures at another qbar: the same problems, seeds and random streams as the blocks' own runs.
+    grid += [{**shared, "experiment": "oversampling_ablation", "problem": problem, "method": method, "seed": seed,
+              "oversampling": float(params["oversampling_ablation_qbar"])}
+             for _, problem, methods in blocks for method in methods if method in OVERSAMPLING_METHODS
+             for seed in range(min(params["oversampling_ablation_seeds"], params["n_seeds"]))]
+    if params["confirmatory"]:
+        grid += with_oversampling(kernel_free_greedy(confirmatory_grid(shared)), params["bbkb_oversampling"])
+    return grid
 
 
 def kernel_free_greedy(grid):
@@ -662,8 +673,6 @@ def startup_caption(table):
 #: Open choices that move a figure and are measured at the paper's scale only by overriding the published
 #: configuration: what each override sets, in words.
 OPEN_CHOICE_OVERRIDES = {
-    "bbkb_oversampling": (4.0, "BKB's and BBKB's dictionary oversampling qbar = 4 (the authors' code: 1; its "
-                               "docstring: 2-10)"),
     "bandwidth_factor": (16.0, "every GP method at Table 1's pick on the substitute, l^2 = 16 x the median squared "
                                "distance (the figures: 1x)"),
 }
@@ -734,3 +743,74 @@ def bandwidth_ablation_table(table, params):
         return pd.DataFrame(rows)
     order = {name: position for position, name in enumerate(params.get("nas_methods", []))}   # the figure's order
     return pd.DataFrame(rows).sort_values("method", key=lambda names: names.map(order), ignore_index=True)
+
+
+def oversampling_ablation_table(table, params):
+    """BBKB of the NAS and BBOB figures at the published qbar (their blocks) and at the ablation's, seed by seed.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        Tidy table of runs with the ``nas``, ``bbob`` and ``oversampling_ablation`` blocks.
+    params : dict
+        Resolved parameters (``bbkb_oversampling``, ``oversampling_ablation_qbar``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per problem of the ablation: its seeds; BBKB's mean final normalized R_T/T and q_T at each qbar;
+        the ratio of the ablation's mean R_T/T over the published one's with its 95 % interval and the seeds it
+        ends lower (:func:`common.stats.paired_by_seed`); MINI-GP-UCB's mean R_T/T on the same seeds and the ratio
+        of BBKB's at the ablation's qbar over it; and BBKB's mean CPU seconds per run of the grid at each qbar
+        (beside other work: a cost, not a timing). Empty without ablation runs.
+    """
+    finals = final_rows(table)
+    ablated = finals[finals["experiment"] == "oversampling_ablation"]
+    published = finals[finals["experiment"].isin(["nas", "bbob"])]
+    before, after = f"{params['bbkb_oversampling']:g}", f"{params['oversampling_ablation_qbar']:g}"
+    rows = []
+    for problem, runs in ablated.groupby("problem", sort=False):
+        at_ablation = runs.set_index("seed")
+        at_published = published[(published["problem"] == problem) & (published["method"] == "BBKB")].set_index("seed")
+        mini = published[(published["problem"] == problem) & (published["method"] == "MINI-GP-UCB")].set_index("seed")
+        seeds = at_ablation.index.intersection(at_published.index)
+        change = stats.paired_by_seed(at_ablation["normalized_regret"], at_published["normalized_regret"],
+                                      higher_is_better=False, scale="ratio")
+        against_mini = stats.paired_by_seed(at_ablation["normalized_regret"], mini["normalized_regret"],
+                                            higher_is_better=False, scale="ratio")
+        rows.append({"problem": problem, "seeds": len(seeds), "qbar": f"{before} -> {after}",
+                     f"R_T/T (qbar {before})": at_published.loc[seeds, "normalized_regret"].mean(),
+                     f"R_T/T (qbar {after})": at_ablation.loc[seeds, "normalized_regret"].mean(),
+                     f"ratio ({after} / {before})": "" if change is None else str(change.effect),
+                     f"seeds lower ({after})": "" if change is None else f"{change.wins} of {len(seeds)}",
+                     f"q_T (qbar {before})": at_published.loc[seeds, "unique"].mean(),
+                     f"q_T (qbar {after})": at_ablation.loc[seeds, "unique"].mean(),
+                     "MINI-GP-UCB R_T/T": mini.reindex(seeds)["normalized_regret"].mean(),
+                     f"BBKB ({after}) / MINI-GP-UCB": "" if against_mini is None else str(against_mini.effect),
+                     f"CPU-s (qbar {before})": at_published.loc[seeds, "run_cpu_seconds"].mean(),
+                     f"CPU-s (qbar {after})": at_ablation.loc[seeds, "run_cpu_seconds"].mean()})
+    if not rows:
+        return pd.DataFrame(rows)
+    order = {name: position for position, name in enumerate([NAS_PROBLEM, *params.get("bbob_problems", [])])}
+    return pd.DataFrame(rows).sort_values("problem", key=lambda names: names.map(order), ignore_index=True)
+
+
+def with_ablation_oversampling(table):
+    """``table`` with BBKB's runs of the ``nas`` and ``bbob`` blocks replaced by the oversampling ablation's, where
+    it ran every seed of the block's BBKB runs; the other blocks and methods as they are.
+
+    Returns
+    -------
+    pandas.DataFrame or None
+        None when the ablation did not run every such seed of every problem (the claims could not be judged on it).
+    """
+    ablated = table[table["experiment"] == "oversampling_ablation"]
+    figure_bbkb = table["experiment"].isin(["nas", "bbob"]) & (table["method"] == "BBKB")
+    needed = set(map(tuple, table.loc[figure_bbkb, ["problem", "seed"]].drop_duplicates().to_numpy()))
+    ran = set(map(tuple, ablated[["problem", "seed"]].drop_duplicates().to_numpy()))
+    if not needed or not needed <= ran:
+        return None
+    block_of = table.loc[figure_bbkb].groupby("problem")["experiment"].first()
+    swapped = ablated.assign(experiment=ablated["problem"].map(block_of))
+    rest = table[~figure_bbkb & (table["experiment"] != "oversampling_ablation")]
+    return pd.concat([rest, swapped], ignore_index=True)

@@ -487,6 +487,32 @@ def judge(table, params, fresh=None):
     return confirmatory.beside(verdicts, fresh_verdicts, plan)
 
 
+def oversampling_verdicts(table, params):
+    """Every empirical claim judged again with BBKB of the NAS and BBOB blocks at the oversampling ablation's qbar
+    (:func:`~common.experiments.mini_gp_opt.with_ablation_oversampling`), on the paper's seeds, beside its published
+    verdict; only the claims whose verdict or effect moves.
+
+    Returns
+    -------
+    pandas.DataFrame or None
+        Columns ``id``, the verdict and effect at each qbar; None until the ablation ran every seed of BBKB's runs
+        in the figures. The speed claims read the quiet benchmark at the published qbar and cannot move.
+    """
+    paper, _ = confirmatory.split(table)
+    swapped = experiment.with_ablation_oversampling(paper)
+    if swapped is None:
+        return None
+    before, after = f"{params['bbkb_oversampling']:g}", f"{params['oversampling_ablation_qbar']:g}"
+    published, ablated = (claims.judge(claim_specs(), runs, params, ran=what_ran(params)).set_index("id")
+                          [["verdict", "effect"]].fillna("") for runs in (paper, swapped))
+    moved = [claim for claim in published.index if (published.loc[claim] != ablated.loc[claim]).any()]
+    return pd.DataFrame({"id": moved,
+                         f"verdict (qbar {before})": published.loc[moved, "verdict"].to_numpy(),
+                         f"verdict (qbar {after})": ablated.loc[moved, "verdict"].to_numpy(),
+                         f"effect (qbar {before})": published.loc[moved, "effect"].to_numpy(),
+                         f"effect (qbar {after})": ablated.loc[moved, "effect"].to_numpy()})
+
+
 # --------------------------------------------------------------------------- the confirmatory block
 #: The confirmatory block's budget, declared 2026-11-25 before the plan was drawn and before any fresh run (the
 #: project's rule for the five papers): at most 100 fresh seeds for one claim, and about 1.5 CPU-hours in all,
