@@ -152,6 +152,10 @@ def beside(verdicts, fresh_verdicts, plan):
         :func:`load_plan`'s plan.
     """
     fresh = {} if fresh_verdicts is None else dict(zip(fresh_verdicts["id"], fresh_verdicts["verdict"]))
+    # What the fresh seeds showed, beside the word: the effect, or the count of cells each way.
+    effects = ({} if fresh_verdicts is None or "effect" not in fresh_verdicts
+               else {claim: effect for claim, effect in zip(fresh_verdicts["id"], fresh_verdicts["effect"])
+                     if isinstance(effect, str) and effect})
     # The fresh seeds a verdict rests on: more than planned where another claim's plan ran the same runs further.
     cells = None if fresh_verdicts is None else fresh_verdicts.attrs.get("effects")
     judged_seeds = {} if cells is None or not len(cells) else cells.groupby("id")["seeds"].max().to_dict()
@@ -165,13 +169,14 @@ def beside(verdicts, fresh_verdicts, plan):
             text = row.note
         elif row.id in fresh and fresh[row.id] != "not run at this scale":
             seeds = int(judged_seeds.get(row.id, row.planned_seeds))
+            outcome = fresh[row.id] + (f" ({effects[row.id]})" if row.id in effects else "")
             if seeds == row.planned_seeds:
-                text = f"{seeds} fresh seeds: {fresh[row.id]}"
+                text = f"{seeds} fresh seeds: {outcome}"
             elif seeds > row.planned_seeds:
                 text = (f"{seeds} fresh seeds ({row.planned_seeds} planned; more ran for another claim's plan): "
-                        f"{fresh[row.id]}")
+                        f"{outcome}")
             else:
-                text = f"{seeds} fresh seeds (of {row.planned_seeds} planned, the rest not yet run): {fresh[row.id]}"
+                text = f"{seeds} fresh seeds (of {row.planned_seeds} planned, the rest not yet run): {outcome}"
         else:
             text = f"planned: {row.planned_seeds} fresh seeds, not yet run"
         found.loc[at, "confirmatory"] = f"paper scale {row.paper_seeds} seeds; {text}"

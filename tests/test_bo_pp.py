@@ -163,7 +163,8 @@ def test_the_confirmatory_block_adds_only_fresh_seeds_of_planned_claims():
     published = experiment.make_grid(params)
     added = experiment.make_grid({**params, "confirmatory": True})[len(published):]
     assert experiment.make_grid({**params, "confirmatory": True})[:len(published)] == published
-    assert not experiment.SCALES["paper"]["confirmatory"] and not experiment.PUBLISHED.get("confirmatory")
+    # The paper's scale is the paper's seeds alone; the published configuration adds the fresh ones.
+    assert not experiment.SCALES["paper"]["confirmatory"] and experiment.PUBLISHED.get("confirmatory")
     plan = confirmatory.load_plan("bo_pp")
     planned = plan[plan["planned_seeds"] > 0]
     expected = {}

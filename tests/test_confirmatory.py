@@ -45,3 +45,10 @@ def test_claims_are_admitted_cheapest_first_within_the_budget():
                                   {"A": 10, "B": 10, "C": 10}, most_seeds=100)
     admitted = confirmatory.admit_cheapest_first(plan, {"A": 3000.0, "B": 1000.0, "C": 2000.0}, 1.0)
     assert list(admitted["planned_seeds"]) == [0, 30, 40] and "beyond the paper's budget of 1" in admitted["note"][0]
+
+
+def test_beside_says_what_the_fresh_seeds_showed_beside_the_verdict():
+    plan = confirmatory.make_plan(verdicts(), {"A": 10, "C": 10}, most_seeds=100)
+    fresh = pd.DataFrame({"id": ["A"], "verdict": ["inconclusive"], "effect": ["1 of 4 cells supported, 3 undecided"]})
+    shown = confirmatory.beside(verdicts(), fresh, plan).set_index("id").loc["A", "confirmatory"]
+    assert shown == "paper scale 10 seeds; 34 fresh seeds: inconclusive (1 of 4 cells supported, 3 undecided)"
