@@ -334,7 +334,8 @@ def test_the_lambda_ablation_squares_lambda_and_nothing_else():
 
 def test_the_default_oversampling_leaves_the_published_grid_as_it_was_and_another_sets_only_bkb_and_bbkb():
     from common.experiments import mini_gp_opt as experiment
-    params = {**experiment.SCALES["paper"], "scale": "paper", "oversampling_ablation_seeds": 0}
+    params = {**experiment.SCALES["paper"], "scale": "paper", "oversampling_ablation_seeds": 0,
+              "oversampling_ablation_nas_seeds": 0}
     published = experiment.make_grid(params)
     assert all("oversampling" not in config for config in published)   # the published runs keep their keys
     oversampled = experiment.make_grid({**params, "bbkb_oversampling": 4.0})
@@ -480,19 +481,22 @@ def test_the_bandwidth_ablation_table_pairs_each_method_with_the_nas_blocks_runs
 
 def test_the_oversampling_ablation_reruns_bbkb_of_the_figures_at_its_qbar_and_nothing_else():
     from common.experiments import mini_gp_opt as experiment
-    params = {**experiment.SCALES["paper"], "scale": "paper", "oversampling_ablation_seeds": 40}
+    params = {**experiment.SCALES["paper"], "scale": "paper", "oversampling_ablation_seeds": 40,
+              "oversampling_ablation_nas_seeds": 10}
     grid = experiment.make_grid(params)
     ablation = [c for c in grid if c["experiment"] == "oversampling_ablation"]
-    figures = {(c["problem"], c["seed"]): c for c in grid if c["experiment"] in ("nas", "bbob") and c["method"] == "BBKB"}
+    figures = {(c["problem"], c["seed"]): c for c in grid if c["experiment"] in ("nas", "bbob") and c["method"] == "BBKB"
+               and (c["experiment"] == "bbob" or c["seed"] < 10)}
     assert {(c["problem"], c["seed"]) for c in ablation} == set(figures)
-    assert len(ablation) == (1 + len(params["bbob_problems"])) * params["oversampling_ablation_seeds"]
+    assert len(ablation) == len(params["bbob_problems"]) * 40 + 10
     for config in ablation:   # the figure's run but for the block's name and qbar: the same random streams
         assert config == {**figures[(config["problem"], config["seed"])], "experiment": "oversampling_ablation",
                           "oversampling": params["oversampling_ablation_qbar"]}
     # Another published qbar moves the figures' BBKB, never the ablation's.
     moved = experiment.make_grid({**params, "bbkb_oversampling": 2.0, "oversampling_ablation_seeds": 1})
     assert {c["oversampling"] for c in moved if c["experiment"] == "oversampling_ablation"} == {4.0}
-    assert not [c for c in experiment.make_grid({**params, "oversampling_ablation_seeds": 0})
+    assert not [c for c in experiment.make_grid({**params, "oversampling_ablation_seeds": 0,
+                                                 "oversampling_ablation_nas_seeds": 0})
                 if c["experiment"] == "oversampling_ablation"]
 
 
@@ -520,16 +524,23 @@ def test_the_oversampling_ablation_table_pairs_bbkb_with_the_figures_runs_seed_b
     assert experiment.oversampling_ablation_table(pd.DataFrame(rows[:12]), params).empty
 
 
-def test_the_claims_see_the_ablations_bbkb_only_once_it_ran_every_seed_of_the_figures():
+def test_the_claims_see_the_ablations_bbkb_on_the_problems_where_it_ran_every_seed_of_the_figures():
     import pandas as pd
     from common.experiments import mini_gp_opt as experiment
     blocks = [("nas", "NAS"), ("bbob", "Ellipsoid f116"), ("oversampling_ablation", "NAS"),
               ("oversampling_ablation", "Ellipsoid f116")]
     table = pd.DataFrame(_bbkb_rows(blocks, range(3), lambda block, method, seed: 0.1 * seed))
-    swapped = experiment.with_ablation_oversampling(table)
+    swapped, problems = experiment.with_ablation_oversampling(table)
+    assert problems == ["NAS", "Ellipsoid f116"]
     assert set(swapped["experiment"]) == {"nas", "bbob"} and len(swapped) == 12
     bbkb = swapped[swapped["method"] == "BBKB"]
     assert (bbkb["unique"] == 1000).all() and set(zip(bbkb["experiment"], bbkb["problem"])) == set(blocks[:2])
     assert (swapped[swapped["method"] == "MINI-GP-UCB"]["unique"] == 1800).all()
-    partial = table[~((table["experiment"] == "oversampling_ablation") & (table["seed"] == 2))]
-    assert experiment.with_ablation_oversampling(partial) is None
+    # NAS's ablation short of a seed: only the BBOB problem is replaced.
+    partial = table[~((table["experiment"] == "oversampling_ablation") & (table["problem"] == "NAS")
+                      & (table["seed"] == 2))]
+    swapped, problems = experiment.with_ablation_oversampling(partial)
+    assert problems == ["Ellipsoid f116"]
+    nas_bbkb = swapped[(swapped["problem"] == "NAS") & (swapped["method"] == "BBKB")]
+    assert (nas_bbkb["unique"] == 1800).all() and len(nas_bbkb) == 3
+    assert experiment.with_ablation_oversampling(table[table["experiment"] != "oversampling_ablation"]) is None

@@ -488,20 +488,22 @@ def judge(table, params, fresh=None):
 
 
 def oversampling_verdicts(table, params):
-    """Every empirical claim judged again with BBKB of the NAS and BBOB blocks at the oversampling ablation's qbar
-    (:func:`~common.experiments.mini_gp_opt.with_ablation_oversampling`), on the paper's seeds, beside its published
-    verdict; only the claims whose verdict or effect moves.
+    """Every empirical claim judged again with BBKB at the oversampling ablation's qbar on each problem where the
+    ablation ran every seed of BBKB's figure runs (:func:`~common.experiments.mini_gp_opt.with_ablation_oversampling`),
+    on the paper's seeds, beside its published verdict; only the claims whose verdict or effect moves.
 
     Returns
     -------
-    pandas.DataFrame or None
-        Columns ``id``, the verdict and effect at each qbar; None until the ablation ran every seed of BBKB's runs
-        in the figures. The speed claims read the quiet benchmark at the published qbar and cannot move.
+    (pandas.DataFrame, list of str) or None
+        The table (``id``, the verdict and effect at each qbar) and the problems whose BBKB was replaced; None until
+        the ablation covers a problem. The speed claims read the quiet benchmark at the published qbar and cannot
+        move.
     """
     paper, _ = confirmatory.split(table)
-    swapped = experiment.with_ablation_oversampling(paper)
-    if swapped is None:
+    found = experiment.with_ablation_oversampling(paper)
+    if found is None:
         return None
+    swapped, problems = found
     before, after = f"{params['bbkb_oversampling']:g}", f"{params['oversampling_ablation_qbar']:g}"
     published, ablated = (claims.judge(claim_specs(), runs, params, ran=what_ran(params)).set_index("id")
                           [["verdict", "effect"]].fillna("") for runs in (paper, swapped))
@@ -510,7 +512,7 @@ def oversampling_verdicts(table, params):
                          f"verdict (qbar {before})": published.loc[moved, "verdict"].to_numpy(),
                          f"verdict (qbar {after})": ablated.loc[moved, "verdict"].to_numpy(),
                          f"effect (qbar {before})": published.loc[moved, "effect"].to_numpy(),
-                         f"effect (qbar {after})": ablated.loc[moved, "effect"].to_numpy()})
+                         f"effect (qbar {after})": ablated.loc[moved, "effect"].to_numpy()}), problems
 
 
 # --------------------------------------------------------------------------- the confirmatory block
