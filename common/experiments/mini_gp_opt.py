@@ -77,7 +77,7 @@ _PAPER = dict(
     beta_ablation_seeds=5, table1_methods=list(METHODS), table1_seeds=5, table1_T=1000, noise_ablation_seeds=5,
     lambda_ablation_seeds=5, confirmatory=False, bbkb_oversampling=1.0, bandwidth_ablation_factor=16.0,
     bandwidth_ablation_seeds=40, oversampling_ablation_qbar=4.0,
-    oversampling_ablation_seeds=0,   # 40 once its runs are cached (filling: -p oversampling_ablation_seeds 40)
+    oversampling_ablation_seeds=40,
     oversampling_ablation_nas_seeds=0,   # 10 once cached (about 700 CPU-s a run; -p oversampling_ablation_nas_seeds 10)
 )
 SCALES = {
@@ -625,7 +625,7 @@ def without_startup(table):
 LINESTYLES = {"GP-BUCB": (0, (4, 2))}
 
 
-def plot_median_quartiles(ax, runs, x, y, label):
+def plot_median_quartiles(ax, runs, x, y, label, linestyle=None):
     """Draw one method's runs: the median over the runs of ``y`` against the median ``x`` at each checkpoint, the
     quartiles of ``y`` shaded (a band that stays above zero on a log axis), and a marker at the last checkpoint at
     the mean of ``y``, the value the claims compare.
@@ -639,6 +639,8 @@ def plot_median_quartiles(ax, runs, x, y, label):
         Columns for the abscissa and the ordinate.
     label : str
         Legend label, the method's name (its line style: :data:`LINESTYLES`).
+    linestyle : str or tuple, optional
+        The line's style instead of the method's, e.g. dashed for a line that may lie on another.
 
     Returns
     -------
@@ -648,7 +650,7 @@ def plot_median_quartiles(ax, runs, x, y, label):
     wide_y = runs.pivot(index="run_key", columns="eval", values=y)
     xs = runs.pivot(index="run_key", columns="eval", values=x).median().to_numpy()
     low, median, high = np.percentile(wide_y.to_numpy(), [25, 50, 75], axis=0)
-    (line,) = ax.plot(xs, median, label=label, linestyle=LINESTYLES.get(label, "-"))
+    (line,) = ax.plot(xs, median, label=label, linestyle=linestyle or LINESTYLES.get(label, "-"))
     ax.fill_between(xs, low, high, color=line.get_color(), alpha=0.2, linewidth=0)
     ax.plot(xs[-1], wide_y.iloc[:, -1].mean(), "D", color=line.get_color(), markersize=4)
     return (f"median over {len(wide_y)} runs, quartiles shaded; diamond: the mean at the last step, "

@@ -789,6 +789,25 @@ def _bandwidth_bullet(table, params):
             f"{'; '.join(parts)}.")
 
 
+def _oversampling_bullet(table, params):
+    if not (table["experiment"] == "oversampling_ablation").any():
+        return None
+    rows = experiment.oversampling_ablation_table(table, params)
+    before, after = f"{params['bbkb_oversampling']:g}", f"{params['oversampling_ablation_qbar']:g}"
+    parts = [f"{row['problem']} ({row['seeds']} seeds): {row[f'R_T/T (qbar {before})']:.3g} -> "
+             f"{row[f'R_T/T (qbar {after})']:.3g} ({row[f'ratio ({after} / {before})']}), "
+             f"{row[f'BBKB ({after}) / MINI-GP-UCB']} MINI-GP-UCB's" for _, row in rows.iterrows()]
+    moved = oversampling_verdicts(table, params)
+    judged = "" if moved is None else (
+        f" Judged again with these runs in BBKB's place on {', '.join(moved[1])}: "
+        + ("; ".join(f"{row['id']} {row[f'verdict (qbar {before})']} -> {row[f'verdict (qbar {after})']} "
+                     f"({row[f'effect (qbar {before})']} -> {row[f'effect (qbar {after})']})"
+                     for _, row in moved[0].iterrows()) or "no claim moves") + ".")
+    return (f"* **BBKB's dictionary oversampling, qbar = {before} (the figures, the authors' code) or {after} "
+            f"(ablation).** BBKB's mean final normalized R_T/T at qbar {before} -> {after} (their ratio on the same "
+            f"seeds), and at {after} against MINI-GP-UCB's: {'; '.join(parts)}.{judged}")
+
+
 def _noise_bullet(table, params):
     if not (table["experiment"] == "noise_ablation").any():
         return None
@@ -808,4 +827,4 @@ def findings(table, params, verdicts):
     return claims.findings_markdown(claims.scales_ran(what_ran(params)), [
         *_nas_bullets(table, params, verdicts), _epsilon_bullet(table), _beta_bullet(table, params),
         _lambda_bullet(table), _bandwidth_bullet(table, params), *_bbob_bullets(table, params, verdicts),
-        _noise_bullet(table, params)])
+        _noise_bullet(table, params), _oversampling_bullet(table, params)])
