@@ -93,7 +93,7 @@ _PAPER = dict(
     beta_seeds=20, fill_budget=400, fill_seeds=100, fill_reference_size=10_000,
     rf_budget=80, rf_seeds=20, rf_n_estimators_max=200, sprinkler_budget=100, sprinkler_seeds=30,
     xd_size=100, rf_xd_size=40, acq_candidates=2000, acq_polish=3,
-    maximizer_ablation_seeds=15, maximizer_ablation_search=[10_000, 10], scaling_ablation_seeds=20,
+    maximizer_ablation_seeds=20, maximizer_ablation_search=[10_000, 10], scaling_ablation_seeds=20,
     lengthscale_check_seeds=10, lengthscale_check_sizes=[50, 100, 150], confirmatory=False,
 )
 SCALES = {
