@@ -76,8 +76,7 @@ _PAPER = dict(
     beta_ablation_methods=["MINI-GP-UCB", "GP-UCB", "GP-BUCB", "BBKB"], beta_ablation_scale=0.1,
     beta_ablation_seeds=5, table1_methods=list(METHODS), table1_seeds=5, table1_T=1000, noise_ablation_seeds=5,
     lambda_ablation_seeds=5, confirmatory=False, bbkb_oversampling=1.0, bandwidth_ablation_factor=16.0,
-    bandwidth_ablation_seeds=40, oversampling_ablation_qbar=4.0,
-    oversampling_ablation_seeds=40,
+    bandwidth_ablation_seeds=40, oversampling_ablation_qbar=4.0, oversampling_ablation_seeds=40,
     oversampling_ablation_nas_seeds=0,   # 10 once cached (about 700 CPU-s a run; -p oversampling_ablation_nas_seeds 10)
 )
 SCALES = {
@@ -86,12 +85,14 @@ SCALES = {
               "bbob_methods": ["MINI-GP-UCB", "epsilon-greedy"], "T": 60, "n_seeds": 1,
               "beta_ablation_methods": ["MINI-GP-UCB", "BBKB"], "beta_ablation_seeds": 1, "noise_ablation_seeds": 0,
               "lambda_ablation_seeds": 0, "bandwidth_ablation_seeds": 1, "oversampling_ablation_seeds": 1,
-              "oversampling_ablation_nas_seeds": 1, "table1_methods": ["MINI-GP-UCB", "epsilon-greedy"], "table1_seeds": 1, "table1_T": 40},
+              "oversampling_ablation_nas_seeds": 1, "table1_methods": ["MINI-GP-UCB", "epsilon-greedy"],
+              "table1_seeds": 1, "table1_T": 40},
     "quick": {**_PAPER, "bbob_problems": ["Ellipsoid f116"], "bbob_methods": ["MINI-GP-UCB", "MINI-GP-EI", "GP-UCB",
                                                                              "epsilon-greedy"],
               "T": 1000, "n_seeds": 3, "beta_ablation_seeds": 3, "noise_ablation_seeds": 3,
               "lambda_ablation_seeds": 3, "bandwidth_ablation_seeds": 3, "oversampling_ablation_seeds": 0,
-              "oversampling_ablation_nas_seeds": 3, "table1_methods": [name for name in METHODS if name not in ("BBKB", "BKB")], "table1_seeds": 2,
+              "oversampling_ablation_nas_seeds": 3,
+              "table1_methods": [name for name in METHODS if name not in ("BBKB", "BKB")], "table1_seeds": 2,
               "table1_T": 200},
     "paper": _PAPER,
 }
