@@ -291,7 +291,7 @@ def test_fresh_seeds_are_judged_apart_and_never_reach_the_main_verdicts():
     planned = confirmatory.load_plan("bo_pp").set_index("id").loc["C4-syn", "planned_seeds"]
     assert table.loc["C4-syn", "verdict"] == "not reproduced"
     assert table.loc["C4-syn", "confirmatory"] == (f"paper scale 20 seeds; 20 fresh seeds (of {planned} planned, the "
-                                                   f"rest not yet run): reproduced")
+                                                   f"rest not yet run): reproduced (4 of 4 cells supported)")
 
 
 def test_without_fresh_runs_the_confirmatory_column_shows_the_plan():

@@ -148,7 +148,8 @@ def test_fresh_seeds_are_judged_apart_and_never_reach_the_paper_scale_verdict():
     verdicts = random_exploration_claims.judge(pd.concat([paper, fresh], ignore_index=True), PAPER_PARAMS)
     verdicts = verdicts.set_index("id")
     assert verdicts.loc["sprinkler-competitive", "verdict"] == "not reproduced"
-    assert verdicts.loc["sprinkler-competitive", "confirmatory"] == "paper scale 30 seeds; 33 fresh seeds: reproduced"
+    assert verdicts.loc["sprinkler-competitive", "confirmatory"] == ("paper scale 30 seeds; 33 fresh seeds: reproduced "
+                                                                     "(8 of 8 cells supported)")
     alone = random_exploration_claims.judge(paper, PAPER_PARAMS).set_index("id")
     assert alone.loc["sprinkler-competitive", "confirmatory"] == ("paper scale 30 seeds; planned: 33 fresh seeds, "
                                                                   "not yet run")
