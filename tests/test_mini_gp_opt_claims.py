@@ -239,3 +239,27 @@ def test_the_bbkb_note_measures_bbkb_against_the_arms_and_the_steps():
     assert many["note"].startswith("On nas-bbkb-few-unique") and "0 of 40 seeds" in many["note"]
     no_bbkb = nas_runs()
     assert mini_gp_opt_claims.bbkb_unique_reading(no_bbkb[no_bbkb["method"] != "BBKB"], PAPER_PARAMS) is None
+
+
+def _with_oversampled_bbkb(table, regret, unique):
+    """``table`` plus the oversampling ablation's BBKB on every NAS seed, with this final R_T/T and q_T."""
+    bbkb = table[table["method"] == "BBKB"]
+    ablated = bbkb.assign(experiment="oversampling_ablation", run_key=bbkb["run_key"] + "-qbar4",
+                          normalized_regret=regret, unique=unique)
+    return pd.concat([table, ablated], ignore_index=True)
+
+
+def test_the_oversampling_verdicts_list_only_the_claims_the_ablations_bbkb_moves():
+    params = {**PAPER_PARAMS, "bbkb_oversampling": 1.0, "oversampling_ablation_qbar": 4.0}
+    table = nas_runs(lambda method: 0.8 if method == "BBKB" else 0.5,
+                     unique=lambda method: 2000 if method == "BBKB" else 100)
+    published = mini_gp_opt_claims.judge(table, params)
+    bbkb = table[table["method"] == "BBKB"]
+    unchanged, problems = mini_gp_opt_claims.oversampling_verdicts(
+        _with_oversampled_bbkb(table, bbkb["normalized_regret"], bbkb["unique"]), params, published)
+    assert unchanged.empty and problems == [experiment.NAS_PROBLEM]
+    moved, _ = mini_gp_opt_claims.oversampling_verdicts(_with_oversampled_bbkb(table, 0.3, 50), params, published)
+    assert set(moved["id"]) == {"nas-regret-vs-bbkb-MINI-GP-UCB", "nas-regret-vs-bbkb-MINI-GP-EI",
+                                "nas-unique-MINI-GP-UCB", "nas-unique-MINI-GP-EI", "nas-bbkb-few-unique"}
+    assert (moved["verdict (qbar 1)"] == published.set_index("id").loc[moved["id"], "verdict"].to_numpy()).all()
+    assert mini_gp_opt_claims.oversampling_verdicts(table, params, published) is None

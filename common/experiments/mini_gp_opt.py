@@ -530,6 +530,14 @@ def beta_ablation_table(table, params):
     return pd.DataFrame(rows)
 
 
+def _seed_ratio(ablated, baseline):
+    """The seeds two blocks' final rows (indexed by seed) share, and the ablated block's normalized R_T/T over the
+    baseline's on them, seed by seed (:func:`common.stats.paired_by_seed` on the ratio scale; None without a pair)."""
+    seeds = ablated.index.intersection(baseline.index)
+    return seeds, stats.paired_by_seed(ablated["normalized_regret"], baseline["normalized_regret"],
+                                       higher_is_better=False, scale="ratio")
+
+
 def bandwidth_effect_table(table, params):
     """What Table 1's search measured of the figures' fixed bandwidth against the search's pick, per GP method.
 
@@ -565,9 +573,7 @@ def bandwidth_effect_table(table, params):
             kept = runs["bandwidth_factor"] == factor
             return runs[kept & (runs["threshold"] == threshold) if has_c else kept].set_index("seed")
         fixed, tuned = at(params["bandwidth_factor"], params["threshold"]), at(best["bandwidth_factor"], best["threshold"])
-        found = stats.paired_by_seed(tuned["normalized_regret"], fixed["normalized_regret"], higher_is_better=False,
-                                     scale="ratio")
-        seeds = fixed.index.intersection(tuned.index)
+        seeds, found = _seed_ratio(tuned, fixed)
         setting = "l^2/m = {:g}" + (", C = {:g}" if has_c else "")
         rows.append({"method": name, "fixed": setting.format(params["bandwidth_factor"], params["threshold"]),
                      "search's pick": setting.format(best["bandwidth_factor"], best["threshold"]),
@@ -735,9 +741,7 @@ def bandwidth_ablation_table(table, params):
     for name, runs in ablated.groupby("method", sort=False):
         pick = runs.set_index("seed")
         fixed = finals[(finals["experiment"] == "nas") & (finals["method"] == name)].set_index("seed")
-        seeds = pick.index.intersection(fixed.index)
-        found = stats.paired_by_seed(pick["normalized_regret"], fixed["normalized_regret"], higher_is_better=False,
-                                     scale="ratio")
+        seeds, found = _seed_ratio(pick, fixed)
         rows.append({"method": name, "seeds": len(seeds),
                      "l^2/m": f"{params['bandwidth_factor']:g} -> {params['bandwidth_ablation_factor']:g}",
                      "R_T/T (fixed)": fixed.loc[seeds, "normalized_regret"].mean(),
@@ -779,11 +783,8 @@ def oversampling_ablation_table(table, params):
         at_ablation = runs.set_index("seed")
         at_published = published[(published["problem"] == problem) & (published["method"] == "BBKB")].set_index("seed")
         mini = published[(published["problem"] == problem) & (published["method"] == "MINI-GP-UCB")].set_index("seed")
-        seeds = at_ablation.index.intersection(at_published.index)
-        change = stats.paired_by_seed(at_ablation["normalized_regret"], at_published["normalized_regret"],
-                                      higher_is_better=False, scale="ratio")
-        against_mini = stats.paired_by_seed(at_ablation["normalized_regret"], mini["normalized_regret"],
-                                            higher_is_better=False, scale="ratio")
+        seeds, change = _seed_ratio(at_ablation, at_published)
+        _, against_mini = _seed_ratio(at_ablation, mini)
         rows.append({"problem": problem, "seeds": len(seeds), "qbar": f"{before} -> {after}",
                      f"R_T/T (qbar {before})": at_published.loc[seeds, "normalized_regret"].mean(),
                      f"R_T/T (qbar {after})": at_ablation.loc[seeds, "normalized_regret"].mean(),

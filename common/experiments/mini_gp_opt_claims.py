@@ -487,10 +487,19 @@ def judge(table, params, fresh=None):
     return confirmatory.beside(verdicts, fresh_verdicts, plan)
 
 
-def oversampling_verdicts(table, params):
+def oversampling_verdicts(table, params, verdicts):
     """Every empirical claim judged again with BBKB at the oversampling ablation's qbar on each problem where the
     ablation ran every seed of BBKB's figure runs (:func:`~common.experiments.mini_gp_opt.with_ablation_oversampling`),
     on the paper's seeds, beside its published verdict; only the claims whose verdict or effect moves.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        Tidy table of runs; fresh seeds of the confirmatory block are left out (:func:`common.confirmatory.split`).
+    params : dict
+        Resolved parameters (``bbkb_oversampling``, ``oversampling_ablation_qbar``).
+    verdicts : pandas.DataFrame
+        The published verdicts of the same runs (:func:`judge`), so that only the ablated runs are judged here.
 
     Returns
     -------
@@ -505,8 +514,9 @@ def oversampling_verdicts(table, params):
         return None
     swapped, problems = found
     before, after = f"{params['bbkb_oversampling']:g}", f"{params['oversampling_ablation_qbar']:g}"
-    published, ablated = (claims.judge(claim_specs(), runs, params, ran=what_ran(params)).set_index("id")
-                          [["verdict", "effect"]].fillna("") for runs in (paper, swapped))
+    published = verdicts.set_index("id")[["verdict", "effect"]].fillna("")
+    ablated = claims.judge(claim_specs(), swapped, params, ran=what_ran(params)).set_index("id")[["verdict", "effect"]]
+    ablated = ablated.fillna("")
     moved = [claim for claim in published.index if (published.loc[claim] != ablated.loc[claim]).any()]
     return pd.DataFrame({"id": moved,
                          f"verdict (qbar {before})": published.loc[moved, "verdict"].to_numpy(),
@@ -789,7 +799,7 @@ def _bandwidth_bullet(table, params):
             f"{'; '.join(parts)}.")
 
 
-def _oversampling_bullet(table, params):
+def _oversampling_bullet(table, params, verdicts):
     if not (table["experiment"] == "oversampling_ablation").any():
         return None
     rows = experiment.oversampling_ablation_table(table, params)
@@ -797,7 +807,7 @@ def _oversampling_bullet(table, params):
     parts = [f"{row['problem']} ({row['seeds']} seeds): {row[f'R_T/T (qbar {before})']:.3g} -> "
              f"{row[f'R_T/T (qbar {after})']:.3g} ({row[f'ratio ({after} / {before})']}), "
              f"{row[f'BBKB ({after}) / MINI-GP-UCB']} MINI-GP-UCB's" for _, row in rows.iterrows()]
-    moved = oversampling_verdicts(table, params)
+    moved = oversampling_verdicts(table, params, verdicts)
     judged = "" if moved is None else (
         f" Judged again with these runs in BBKB's place on {', '.join(moved[1])}: "
         + ("; ".join(f"{row['id']} {row[f'verdict (qbar {before})']} -> {row[f'verdict (qbar {after})']} "
@@ -827,4 +837,4 @@ def findings(table, params, verdicts):
     return claims.findings_markdown(claims.scales_ran(what_ran(params)), [
         *_nas_bullets(table, params, verdicts), _epsilon_bullet(table), _beta_bullet(table, params),
         _lambda_bullet(table), _bandwidth_bullet(table, params), *_bbob_bullets(table, params, verdicts),
-        _noise_bullet(table, params), _oversampling_bullet(table, params)])
+        _noise_bullet(table, params), _oversampling_bullet(table, params, verdicts)])
