@@ -166,3 +166,41 @@ def test_fresh_seeds_are_judged_apart_and_never_reach_the_paper_scale_verdict():
     alone = add_claims.judge(paper, PARAMS).set_index("id")
     assert alone.loc["sdss-rand-beats-direct", "confirmatory"] == ("paper scale 10 seeds; planned: 15 fresh seeds, "
                                                                    "not yet run")
+
+
+def _with_earlier(authors_levels, earlier_levels):
+    """The synthetic runs under the authors' settings and, beside them, under the earlier ones (no settings key)."""
+    earlier = _table(earlier_levels).drop(columns="settings")
+    earlier["run_key"] = earlier["run_key"] + "-earlier"
+    return pd.concat([_table(authors_levels), earlier], ignore_index=True)
+
+
+OTHERS_333 = {"RAND": 20, "DiRect": 15, "GP-UCB": 10, "Add-1/10": 12, "Add-2/5": 8, "Add-3/4": 6, "Add-5/2": 7}
+
+
+def test_the_settings_verdicts_judge_every_synthetic_claim_on_the_earlier_runs_beside_the_published():
+    params = PARAMS   # every configuration, so the block counts as paper scale; the table has (10,3,3) only
+    table = _with_earlier({"Add-*": 2, **OTHERS_333}, {"Add-*": 30, **OTHERS_333})
+    runs, earlier = experiment.split_settings(table, params)
+    published = add_claims.judge(table, params)
+    judged = add_claims.settings_verdicts(earlier, params, published).set_index("id")
+    assert set(judged.index) == {spec.id for spec in add_claims.claim_specs() if spec.block == "synthetic"}
+    assert judged.loc["star-best-(10,3,3)", ["verdict (earlier)", "verdict (authors')"]].tolist() == [
+        "not reproduced", "reproduced"]
+    assert (judged["verdict (authors')"] == published.set_index("id").loc[judged.index, "verdict"]).all()
+    same = _with_earlier({"Add-*": 2, **OTHERS_333}, {"Add-*": 2, **OTHERS_333})
+    judged_same = add_claims.settings_verdicts(experiment.split_settings(same, params)[1], params, published)
+    assert (judged_same["verdict (earlier)"] == judged_same["verdict (authors')"]).all()
+    fewer = {**params, "earlier_settings_runs": params["n_runs"] - 1}
+    assert add_claims.settings_verdicts(earlier, fewer, published) is None
+
+
+def test_the_settings_bullet_counts_the_cells_each_settings_ends_lower():
+    params = PARAMS   # every configuration, so the block counts as paper scale; the table has (10,3,3) only
+    table = _with_earlier({"Add-*": 2, **OTHERS_333}, {**OTHERS_333, "Add-*": 30, "GP-UCB": 20})
+    runs, earlier = experiment.split_settings(table, params)
+    text = add_claims.findings(runs, params, add_claims.judge(table, params), earlier=earlier)
+    assert "Final S_T under the authors' settings is lower in 2 of 8 (configuration, method) cells" in text
+    assert "GP-UCB's mean R_T/T at T = 50" in text and "star-best-(10,3,3) not reproduced -> reproduced" in text
+    assert "Judged on the earlier runs instead, 1 of the 23 synthetic claims have another verdict" in text
+    assert "authors' settings against" not in add_claims.findings(runs, params, add_claims.judge(table, params))

@@ -228,7 +228,9 @@ def settings_comparison(runs, earlier, at=50):
     """What the settings move, per configuration and method, over the seeds both ran: the mean average regret
     R_T/T at T = ``at`` queries (the initial design included, as on the figures' axis) and the mean final S_T under the earlier settings and
     under the grid's, with the paired ratio of final S_T (grid's / earlier) and its 95 % interval
-    (:func:`common.stats.paired_by_seed`). ``runs`` and ``earlier`` as :func:`split_settings` returns them."""
+    (:func:`common.stats.paired_by_seed`), and its ``outcome``: "lower" or "higher" under the authors' settings when
+    the interval lies wholly on one side of 1, else "undecided". ``runs`` and ``earlier`` as :func:`split_settings`
+    returns them."""
     rows = []
     if earlier.empty:
         return pd.DataFrame(rows)
@@ -245,7 +247,9 @@ def settings_comparison(runs, earlier, at=50):
                      f"R_T/T at T={at}, earlier": before.loc[before["eval"] == step, "average_regret"].mean(),
                      f"R_T/T at T={at}, authors'": after.loc[after["eval"] == step, "average_regret"].mean(),
                      "S_T earlier": final_before.mean(), "S_T authors'": final_after.mean(),
-                     "S_T ratio (authors' / earlier)": "" if comparison is None else str(comparison.effect)})
+                     "S_T ratio (authors' / earlier)": "" if comparison is None else str(comparison.effect),
+                     "outcome": "" if comparison is None else {"better": "lower", "worse": "higher"}.get(
+                         stats.interval_side(comparison), "undecided")})
     return pd.DataFrame(rows)
 
 

@@ -409,6 +409,38 @@ def judge(table, params):
     return confirmatory.beside(verdicts, fresh_verdicts, confirmatory.load_plan(experiment.PAPER))
 
 
+def settings_verdicts(earlier, params, verdicts):
+    """Every claim of the synthetic block judged on its runs under the earlier settings, beside its published
+    verdict under the authors' (the grid's: only then are earlier runs run beside it). Every effect differs, the
+    runs being others; the verdicts say which claims the settings decide.
+
+    Parameters
+    ----------
+    earlier : pandas.DataFrame
+        The synthetic block's runs under the earlier settings (:func:`~common.experiments.add_gp_ucb.split_settings`).
+    params : dict
+        Resolved parameters (``n_runs``, ``earlier_settings_runs``, ``settings``).
+    verdicts : pandas.DataFrame
+        The published verdicts (:func:`judge`), judged under the authors' settings.
+
+    Returns
+    -------
+    pandas.DataFrame or None
+        ``id``, the verdict and the effect under each settings, one row per claim; None unless the earlier runs
+        have every seed the published verdicts were judged on, so that the two are judged on the same seeds.
+    """
+    paper, _ = confirmatory.split(earlier)
+    if paper.empty or params["earlier_settings_runs"] < params["n_runs"]:
+        return None
+    synthetic = [spec for spec in claim_specs() if spec.block == "synthetic"]
+    before = claims.judge(synthetic, paper, params, ran=what_ran(params)).set_index("id")[["verdict", "effect"]]
+    before = before.fillna("")
+    after = verdicts.set_index("id").loc[before.index, ["verdict", "effect"]].fillna("")
+    return pd.DataFrame({"id": before.index, "verdict (earlier)": before["verdict"].to_numpy(),
+                         "verdict (authors')": after["verdict"].to_numpy(), "effect (earlier)": before["effect"].to_numpy(),
+                         "effect (authors')": after["effect"].to_numpy()})
+
+
 def claim_runs(claim_id):
     """The runs a claim is judged on at the paper's scale: a list of (block, problem, methods) for the
     confirmatory grid (DiRect, deterministic, needs one run whatever the seeds)."""
@@ -549,9 +581,42 @@ def _ablation_bullet(table, params):
             f"holds 1, these seeds cannot rule out an effect of that size.")
 
 
-def findings(table, params, verdicts):
+def _settings_bullet(table, params, verdicts, earlier):
+    at = 50   # queries: within the first 25 BO iterations after the 10 initial points, the phase the settings move
+    comparison = experiment.settings_comparison(table, earlier, at=at)
+    if comparison.empty:
+        return None
+    outcomes = comparison["outcome"].value_counts()
+    seeds = sorted(set(comparison.loc[comparison["method"] != "DiRect", "seeds"]))
+    seeds = f"{seeds[0]}" if len(seeds) == 1 else f"{seeds[0]} to {seeds[-1]}"
+    gp_ucb = comparison[comparison["method"] == "GP-UCB"]
+    before, after = f"R_T/T at T={at}, earlier", f"R_T/T at T={at}, authors'"
+    regrets = "; ".join(f"{row['configuration']} {row[before]:.3g} -> {row[after]:.3g}" for _, row in gp_ucb.iterrows())
+    judged = settings_verdicts(earlier, params, verdicts)
+    if judged is None:
+        verdict_text = ""
+    else:
+        moved = judged[judged["verdict (earlier)"] != judged["verdict (authors')"]]
+        changes = [f"{claim} {before} -> {after} ({effect_before} -> {effect_after})"
+                   for claim, before, after, effect_before, effect_after in moved[
+                       ["id", "verdict (earlier)", "verdict (authors')", "effect (earlier)", "effect (authors')"]
+                   ].to_numpy()]
+        verdict_text = (f" Judged on the earlier runs instead, {len(moved)} of the {len(judged)} synthetic claims "
+                        f"have another verdict" + (f": {'; '.join(changes)}." if changes else "."))
+    return (f"* **The authors' settings against the earlier ones (synthetic block, {seeds} seeds both ran per "
+            f"cell; DiRect one run).** Final S_T under the authors' settings is lower in "
+            f"{outcomes.get('lower', 0)} of {len(comparison)} (configuration, method) cells, higher in "
+            f"{outcomes.get('higher', 0)}, undecided in {outcomes.get('undecided', 0)} (the 95 % interval of the "
+            f"ratio of mean final S_T, authors' / earlier, below 1, above 1, or holding 1). GP-UCB's mean R_T/T at "
+            f"T = {at}, earlier -> authors': {regrets}.{verdict_text}")
+
+
+def findings(table, params, verdicts, earlier=None):
     """What the numbers show (:func:`common.claims.findings_markdown`), from the tidy ``table`` of runs, the
-    resolved ``params`` and the ``verdicts`` of :func:`judge` on the same runs; each block with the scale it ran at."""
+    resolved ``params`` and the ``verdicts`` of :func:`judge` on the same runs; each block with the scale it ran at.
+    ``earlier``: the synthetic block's runs under the earlier settings, compared with ``table``'s where given
+    (:func:`~common.experiments.add_gp_ucb.split_settings`)."""
     return claims.findings_markdown(claims.scales_ran(what_ran(params)), [
         *_synthetic_bullets(table, params, verdicts), _ablation_bullet(table, params),
+        None if earlier is None else _settings_bullet(table, params, verdicts, earlier),
         _real_world_bullet(table, params, verdicts)])
