@@ -11,7 +11,10 @@ tables, verdicts) replace the previous ones only when the execution completes:
 an error, Ctrl-C or SIGTERM leaves every tracked file as it was. Another scale
 or an override (``--scale``, ``-p``) writes to ``output/<key>/<configuration>/``
 instead, never over the published outputs; to publish another configuration,
-change ``PUBLISHED`` in the experiment module and run this again.
+change ``PUBLISHED`` in the experiment module and run this again. Runs at
+``--scale smoke`` are cached apart, in ``output/smoke/results/`` (unless
+``BO_RESULTS_ROOT`` says otherwise): they only check that the code runs, and
+``data/results`` keeps the runs of the published and paper-scale grids.
 
 Examples
 --------
@@ -114,6 +117,11 @@ def _overrides(parser, pairs):
             parser.error(f"-p {name}: use {BACKEND_FLAGS[name]} for this parameter")
         overrides[name] = _literal(text)
     return overrides
+
+
+def smoke_results_root():
+    """Where ``--scale smoke`` caches its runs: a folder of the untracked outputs, not ``data/results``."""
+    return paths.output_root() / "smoke" / "results"
 
 
 def _plan(parser, key, registry, args, overrides):
@@ -717,6 +725,8 @@ def main(argv=None, registry=None):
         parser.error(f"unknown notebook(s) {', '.join(map(repr, unknown))}; allowed: "
                      f"{', '.join(registry) or '(none registered)'}")
     overrides = _overrides(parser, args.parameters)
+    if args.scale == "smoke":
+        os.environ.setdefault(paths.RESULTS_ROOT_VARIABLE, str(smoke_results_root()))
     keys = list(dict.fromkeys(args.notebooks)) or list(registry)
     plans = [_plan(parser, key, registry, args, overrides) for key in keys]
     if args.dask is not None and not args.list:

@@ -441,6 +441,16 @@ def test_runs_only_fills_the_cache_without_executing_the_notebook(reproduce, toy
     assert not paths.figures_dir("toy").exists()
 
 
+def test_smoke_runs_get_a_cache_of_their_own_and_other_scales_the_usual_one(reproduce, toy_project, tmp_path,
+                                                                            monkeypatch):
+    toy_project()
+    monkeypatch.delenv("BO_RESULTS_ROOT")   # as on the command line: the default data/results
+    usual = paths.results_dir("toy")
+    assert reproduce.main(["toy", "--scale", "smoke", "--runs-only", "--jobs", "1"], registry=TOY_REGISTRY) == 0
+    smoke = tmp_path / "output" / "smoke" / "results" / "toy"
+    assert len(list(smoke.glob("*.npz"))) == 4 and not usual.exists()
+
+
 def test_no_kernel_or_worker_outlives_a_killed_reproduce(toy_project, tmp_path):
     notebook_path = toy_project("run_grid([toy_runs.toy_config(s, method='hang') for s in range(4)], "
                                 "toy_runs.hanging_run, n_jobs=2, progress=False)")
