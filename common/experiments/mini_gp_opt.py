@@ -77,7 +77,7 @@ _PAPER = dict(
     beta_ablation_seeds=5, table1_methods=list(METHODS), table1_seeds=5, table1_T=1000, noise_ablation_seeds=5,
     lambda_ablation_seeds=5, confirmatory=False, bbkb_oversampling=1.0, bandwidth_ablation_factor=16.0,
     bandwidth_ablation_seeds=40, oversampling_ablation_qbar=4.0, oversampling_ablation_seeds=40,
-    oversampling_ablation_nas_seeds=0,   # 10 once cached (about 700 CPU-s a run; -p oversampling_ablation_nas_seeds 10)
+    oversampling_ablation_nas_seeds=10,   # not 40: about 700 CPU-s a run at qbar = 4 (85 at qbar = 1)
 )
 SCALES = {
     "smoke": {**_PAPER, "nas_methods": ["MINI-GP-UCB", "MINI-GP-EI", "BBKB", "epsilon-greedy"],
