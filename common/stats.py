@@ -141,6 +141,12 @@ def interval_side(comparison):
     return "better" if low > 0 else "worse" if high < 0 else None
 
 
+def lower_or_higher(comparison):
+    """A lower-is-better comparison read in its metric's words: "lower" (a ends lower) or "higher" when the
+    effect's interval lies wholly on one side of no difference (:func:`interval_side`), else "undecided"."""
+    return {"better": "lower", "worse": "higher"}.get(interval_side(comparison), "undecided")
+
+
 def paired_by_seed(a, b, *, higher_is_better, **options):
     """:func:`paired_comparison` of two per-seed Series on the seeds they share; None if they share none."""
     seeds = a.index.intersection(b.index).sort_values()

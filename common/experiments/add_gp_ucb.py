@@ -248,8 +248,7 @@ def settings_comparison(runs, earlier, at=50):
                      f"R_T/T at T={at}, authors'": after.loc[after["eval"] == step, "average_regret"].mean(),
                      "S_T earlier": final_before.mean(), "S_T authors'": final_after.mean(),
                      "S_T ratio (authors' / earlier)": "" if comparison is None else str(comparison.effect),
-                     "outcome": "" if comparison is None else {"better": "lower", "worse": "higher"}.get(
-                         stats.interval_side(comparison), "undecided")})
+                     "outcome": "" if comparison is None else stats.lower_or_higher(comparison)})
     return pd.DataFrame(rows)
 
 
@@ -316,9 +315,8 @@ def ablation_table(table, params):
             comparison = stats.paired_by_seed(ablated, base, higher_is_better=False, scale="ratio")
             if comparison is not None:
                 equivalent = stats.judge_cell(comparison, "equivalent", stats.DEFAULT_MARGIN)
-                side = stats.interval_side(comparison)
                 row.update({"ratio": str(comparison.effect),
-                            "outcome": {"better": "lower", "worse": "higher"}.get(side, "undecided"),
+                            "outcome": stats.lower_or_higher(comparison),
                             "within 1.1x": {"supported": "yes", "contradicted": "no"}.get(equivalent.judgement,
                                                                                           "undecided"),
                             "seeds to decide": ("" if equivalent.seeds_to_decide is None

@@ -597,8 +597,8 @@ def _settings_bullet(table, params, verdicts, earlier):
         verdict_text = ""
     else:
         moved = judged[judged["verdict (earlier)"] != judged["verdict (authors')"]]
-        changes = [f"{claim} {before} -> {after} ({effect_before} -> {effect_after})"
-                   for claim, before, after, effect_before, effect_after in moved[
+        changes = [f"{claim} {verdict_before} -> {verdict_after} ({effect_before} -> {effect_after})"
+                   for claim, verdict_before, verdict_after, effect_before, effect_after in moved[
                        ["id", "verdict (earlier)", "verdict (authors')", "effect (earlier)", "effect (authors')"]
                    ].to_numpy()]
         verdict_text = (f" Judged on the earlier runs instead, {len(moved)} of the {len(judged)} synthetic claims "

@@ -356,10 +356,9 @@ def evidence_ablation_table(table):
             comparison = stats.paired_by_seed(exact, ours, higher_is_better=False, scale="ratio")
             if comparison is not None:
                 equivalent = stats.judge_cell(comparison, "equivalent", stats.DEFAULT_MARGIN)
-                side = stats.interval_side(comparison)
                 row.update({"ratio": str(comparison.effect),
                             "W/T/L": f"{comparison.wins}/{comparison.ties}/{comparison.losses}",
-                            "outcome": {"better": "lower", "worse": "higher"}.get(side, "undecided"),
+                            "outcome": stats.lower_or_higher(comparison),
                             f"within {1 + stats.DEFAULT_MARGIN.size:g}x": {"supported": "yes", "contradicted": "no"}
                             .get(equivalent.judgement, "undecided"),
                             "seeds to decide": ("" if equivalent.seeds_to_decide is None
