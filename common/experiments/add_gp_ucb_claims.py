@@ -437,8 +437,8 @@ def settings_verdicts(earlier, params, verdicts):
     before = before.fillna("")
     after = verdicts.set_index("id").loc[before.index, ["verdict", "effect"]].fillna("")
     return pd.DataFrame({"id": before.index, "verdict (earlier)": before["verdict"].to_numpy(),
-                         "verdict (authors')": after["verdict"].to_numpy(), "effect (earlier)": before["effect"].to_numpy(),
-                         "effect (authors')": after["effect"].to_numpy()})
+                         "verdict (authors')": after["verdict"].to_numpy(),
+                         "effect (earlier)": before["effect"].to_numpy(), "effect (authors')": after["effect"].to_numpy()})
 
 
 def claim_runs(claim_id):
