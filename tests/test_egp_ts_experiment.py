@@ -261,10 +261,12 @@ def test_the_evidence_ablation_table_gives_the_ratio_its_interval_and_the_margin
     assert summary.endswith("rule out an effect of a factor 1.1 in 1 of 2 cells.")
 
 
-def test_the_reduced_fig_4_block_is_named_as_reduced_and_the_others_are_not():
+def test_the_reduced_fig_4_block_is_named_and_tagged_as_reduced_and_the_others_are_not():
     paper = {**experiment.SCALES["paper"], "scale": "paper"}
     ran = egp_claims.what_ran(paper)
-    assert "reduced from the paper's" in ran["fnn"].description
-    assert all("reduced" not in found.description for block, found in ran.items() if block != "fnn")
+    assert "reduced from the paper's" in ran["fnn"].description and ran["fnn"].scale != "paper"
+    assert all("reduced" not in found.description and found.scale == "paper"
+               for block, found in ran.items() if block != "fnn")
     full = {**paper, "fnn_training_runs": experiment.PAPER_FNN_TRAINING_RUNS, "fnn_T": experiment.PAPER_FNN_EVALUATIONS}
-    assert "reduced" not in egp_claims.what_ran(full)["fnn"].description
+    full_ran = egp_claims.what_ran(full)["fnn"]
+    assert "reduced" not in full_ran.description and full_ran.scale == "paper"

@@ -530,7 +530,7 @@ def test_the_claims_see_the_ablations_bbkb_on_the_problems_where_it_ran_every_se
     blocks = [("nas", "NAS"), ("bbob", "Ellipsoid f116"), ("oversampling_ablation", "NAS"),
               ("oversampling_ablation", "Ellipsoid f116")]
     table = pd.DataFrame(_bbkb_rows(blocks, range(3), lambda block, method, seed: 0.1 * seed))
-    swapped, problems = experiment.with_ablation_oversampling(table)
+    swapped, problems = experiment.with_ablation_runs(table, "oversampling_ablation")
     assert problems == ["NAS", "Ellipsoid f116"]
     assert set(swapped["experiment"]) == {"nas", "bbob"} and len(swapped) == 12
     bbkb = swapped[swapped["method"] == "BBKB"]
@@ -539,8 +539,9 @@ def test_the_claims_see_the_ablations_bbkb_on_the_problems_where_it_ran_every_se
     # NAS's ablation short of a seed: only the BBOB problem is replaced.
     partial = table[~((table["experiment"] == "oversampling_ablation") & (table["problem"] == "NAS")
                       & (table["seed"] == 2))]
-    swapped, problems = experiment.with_ablation_oversampling(partial)
+    swapped, problems = experiment.with_ablation_runs(partial, "oversampling_ablation")
     assert problems == ["Ellipsoid f116"]
     nas_bbkb = swapped[(swapped["problem"] == "NAS") & (swapped["method"] == "BBKB")]
     assert (nas_bbkb["unique"] == 1800).all() and len(nas_bbkb) == 3
-    assert experiment.with_ablation_oversampling(table[table["experiment"] != "oversampling_ablation"]) is None
+    no_ablation = table[table["experiment"] != "oversampling_ablation"]
+    assert experiment.with_ablation_runs(no_ablation, "oversampling_ablation") is None

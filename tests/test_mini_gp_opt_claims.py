@@ -263,3 +263,17 @@ def test_the_oversampling_verdicts_list_only_the_claims_the_ablations_bbkb_moves
                                 "nas-unique-MINI-GP-UCB", "nas-unique-MINI-GP-EI", "nas-bbkb-few-unique"}
     assert (moved["verdict (qbar 1)"] == published.set_index("id").loc[moved["id"], "verdict"].to_numpy()).all()
     assert mini_gp_opt_claims.oversampling_verdicts(table, params, published) is None
+
+
+def test_the_bandwidth_verdicts_judge_the_claims_with_every_gp_method_at_the_pick():
+    params = {**PAPER_PARAMS, "bandwidth_factor": 1.0, "bandwidth_ablation_factor": 16.0}
+    table = nas_runs(lambda method: 0.5)
+    published = mini_gp_opt_claims.judge(table, params)
+    gp_runs = table[table["method"] != "epsilon-greedy"]
+    picked = gp_runs.assign(experiment="bandwidth_ablation", run_key=gp_runs["run_key"] + "-16m")
+    unchanged, problems = mini_gp_opt_claims.bandwidth_verdicts(pd.concat([table, picked]), params, published)
+    assert unchanged.empty and problems == [experiment.NAS_PROBLEM]
+    better = picked.assign(normalized_regret=picked["normalized_regret"] - 0.4)  # every GP method far below ε-greedy
+    moved, _ = mini_gp_opt_claims.bandwidth_verdicts(pd.concat([table, better]), params, published)
+    assert "nas-regret-vs-egreedy-MINI-GP-UCB" in set(moved["id"])
+    assert list(moved.columns[1:3]) == ["verdict (l^2 1 m)", "verdict (l^2 16 m)"]

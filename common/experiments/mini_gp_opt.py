@@ -802,26 +802,28 @@ def oversampling_ablation_table(table, params):
     return pd.DataFrame(rows).sort_values("problem", key=lambda names: names.map(order), ignore_index=True)
 
 
-def with_ablation_oversampling(table):
-    """``table`` with BBKB's runs of the ``nas`` and ``bbob`` blocks replaced by the oversampling ablation's on each
-    problem where the ablation ran every seed of the block's BBKB runs; all other runs as they are.
+def with_ablation_runs(table, ablation):
+    """``table`` with the figure runs (the ``nas`` and ``bbob`` blocks) of the methods the ablation block
+    ``ablation`` reran replaced by its runs, on each problem where it ran every seed of every one of those methods'
+    figure runs; all other runs as they are.
 
     Returns
     -------
     (pandas.DataFrame, list of str) or None
-        The table and the problems whose BBKB was replaced, in the table's order; None when no problem was
+        The table and the problems whose runs were replaced, in the table's order; None when no problem was
         covered (the claims could not be judged on the ablation anywhere).
     """
-    ablated = table[table["experiment"] == "oversampling_ablation"]
-    figure_bbkb = table["experiment"].isin(["nas", "bbob"]) & (table["method"] == "BBKB")
-    ran = ablated.groupby("problem")["seed"].agg(set)
-    covered = [problem for problem, seeds in table[figure_bbkb].groupby("problem", sort=False)["seed"]
-               if set(seeds) <= ran.get(problem, set())]
+    ablated = table[table["experiment"] == ablation]
+    figure_runs = table["experiment"].isin(["nas", "bbob"]) & table["method"].isin(ablated["method"].unique())
+    ran = ablated.groupby(["problem", "method"])["seed"].agg(set)
+    covered = [problem for problem, runs in table[figure_runs].groupby("problem", sort=False)
+               if all(set(seeds) <= ran.get((problem, method), set())
+                      for method, seeds in runs.groupby("method")["seed"])]
     if not covered:
         return None
-    block_of = table.loc[figure_bbkb].groupby("problem")["experiment"].first()
-    replaced = figure_bbkb & table["problem"].isin(covered)
+    block_of = table.loc[figure_runs].groupby("problem")["experiment"].first()
+    replaced = figure_runs & table["problem"].isin(covered)
     swapped = ablated[ablated["problem"].isin(covered)]
     swapped = swapped.assign(experiment=swapped["problem"].map(block_of))
-    rest = table[~replaced & (table["experiment"] != "oversampling_ablation")]
+    rest = table[~replaced & (table["experiment"] != ablation)]
     return pd.concat([rest, swapped], ignore_index=True), covered

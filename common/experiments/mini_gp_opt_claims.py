@@ -389,7 +389,7 @@ def claim_specs():
                                 "no worse"), min_scale="paper", block="nas", margin=THEOREM_MARGIN),
         ClaimSpec(
             "nas-bbkb-few-unique", "Fig. (b)",
-            "despite not being explicitly designed for this, BBKB does not select a very large number of unique "
+            "despite not explicitly being designed for this, BBKB does not select a very large number of unique "
             "arms", "§5", "unique candidates q_T of BBKB on the NAS substitute against the spec's yardstick for "
             f"few, written before any run (§7.1 F2: q_T < {FEW_UNIQUE_SHARE:g} |A|)",
             "1 if fewer (the interval of mean q_T over the yardstick below 1), else 0",
@@ -487,42 +487,58 @@ def judge(table, params, fresh=None):
     return confirmatory.beside(verdicts, fresh_verdicts, plan)
 
 
-def oversampling_verdicts(table, params, verdicts):
-    """Every empirical claim judged again with BBKB at the oversampling ablation's qbar on each problem where the
-    ablation ran every seed of BBKB's figure runs (:func:`~common.experiments.mini_gp_opt.with_ablation_oversampling`),
-    on the paper's seeds, beside its published verdict; only the claims whose verdict or effect moves.
+def ablation_verdicts(table, params, verdicts, ablation, before, after):
+    """Every empirical claim judged again with the runs of the ablation block ``ablation`` in place of the figures'
+    runs of the same methods, on each problem where the ablation ran every seed of them
+    (:func:`~common.experiments.mini_gp_opt.with_ablation_runs`), on the paper's seeds, beside its published
+    verdict; only the claims whose verdict or effect moves.
 
     Parameters
     ----------
     table : pandas.DataFrame
         Tidy table of runs; fresh seeds of the confirmatory block are left out (:func:`common.confirmatory.split`).
     params : dict
-        Resolved parameters (``bbkb_oversampling``, ``oversampling_ablation_qbar``).
+        Resolved parameters.
     verdicts : pandas.DataFrame
         The published verdicts of the same runs (:func:`judge`), so that only the ablated runs are judged here.
+    ablation : str
+        The ablation block (``"oversampling_ablation"``, ``"bandwidth_ablation"``).
+    before, after : str
+        How the columns name the figures' value and the ablation's (``"qbar 1"``, ``"qbar 4"``).
 
     Returns
     -------
     (pandas.DataFrame, list of str) or None
-        The table (``id``, the verdict and effect at each qbar) and the problems whose BBKB was replaced; None until
-        the ablation covers a problem. The speed claims read the quiet benchmark at the published qbar and cannot
-        move.
+        The table (``id``, the verdict and effect at each value) and the problems whose runs were replaced; None
+        until the ablation covers a problem. The speed claims read the quiet benchmark at the published values and
+        cannot move.
     """
     paper, _ = confirmatory.split(table)
-    found = experiment.with_ablation_oversampling(paper)
+    found = experiment.with_ablation_runs(paper, ablation)
     if found is None:
         return None
     swapped, problems = found
-    before, after = f"{params['bbkb_oversampling']:g}", f"{params['oversampling_ablation_qbar']:g}"
     published = verdicts.set_index("id")[["verdict", "effect"]].fillna("")
     ablated = claims.judge(claim_specs(), swapped, params, ran=what_ran(params)).set_index("id")[["verdict", "effect"]]
     ablated = ablated.fillna("")
     moved = [claim for claim in published.index if (published.loc[claim] != ablated.loc[claim]).any()]
     return pd.DataFrame({"id": moved,
-                         f"verdict (qbar {before})": published.loc[moved, "verdict"].to_numpy(),
-                         f"verdict (qbar {after})": ablated.loc[moved, "verdict"].to_numpy(),
-                         f"effect (qbar {before})": published.loc[moved, "effect"].to_numpy(),
-                         f"effect (qbar {after})": ablated.loc[moved, "effect"].to_numpy()}), problems
+                         f"verdict ({before})": published.loc[moved, "verdict"].to_numpy(),
+                         f"verdict ({after})": ablated.loc[moved, "verdict"].to_numpy(),
+                         f"effect ({before})": published.loc[moved, "effect"].to_numpy(),
+                         f"effect ({after})": ablated.loc[moved, "effect"].to_numpy()}), problems
+
+
+def oversampling_verdicts(table, params, verdicts):
+    """:func:`ablation_verdicts` with BBKB at the oversampling ablation's qbar."""
+    return ablation_verdicts(table, params, verdicts, "oversampling_ablation", f"qbar {params['bbkb_oversampling']:g}",
+                             f"qbar {params['oversampling_ablation_qbar']:g}")
+
+
+def bandwidth_verdicts(table, params, verdicts):
+    """:func:`ablation_verdicts` with the GP methods of the NAS figure at Table 1's pick of the bandwidth."""
+    return ablation_verdicts(table, params, verdicts, "bandwidth_ablation", f"l^2 {params['bandwidth_factor']:g} m",
+                             f"l^2 {params['bandwidth_ablation_factor']:g} m")
 
 
 # --------------------------------------------------------------------------- the confirmatory block
@@ -786,17 +802,29 @@ def _lambda_bullet(table):
             f"{'; '.join(parts)}.")
 
 
-def _bandwidth_bullet(table, params):
+def _bandwidth_bullet(table, params, verdicts):
     if not (table["experiment"] == "bandwidth_ablation").any():
         return None
     rows, finals = experiment.bandwidth_ablation_table(table, params), final_rows(table)
     parts = [f"{row['method']}: R_T/T {row['R_T/T (fixed)']:.3g} -> {row['R_T/T (pick)']:.3g} (ratio "
              f"{_ablation_effect(finals, 'bandwidth_ablation', 'nas', row['method'], experiment.NAS_PROBLEM)}), q_T "
              f"{row['q_T (fixed)']:.0f} -> {row['q_T (pick)']:.0f}" for _, row in rows.iterrows()]
+    judged = _moved_text(bandwidth_verdicts(table, params, verdicts), "the GP methods'",
+                         f"l^2 {params['bandwidth_factor']:g} m", f"l^2 {params['bandwidth_ablation_factor']:g} m")
     return (f"* **The bandwidth: the figures' fixed l^2 = {params['bandwidth_factor']:g} m or Table 1's pick "
             f"{params['bandwidth_ablation_factor']:g} m (ablation, NAS substitute, m the median squared distance; "
             f"ratio: the pick's mean R_T/T over the fixed one's on the same seeds; W: seeds it ends lower).** "
-            f"{'; '.join(parts)}.")
+            f"{'; '.join(parts)}.{judged}")
+
+
+def _moved_text(moved, whose, before, after):
+    """The sentence saying which claims an ablation's runs move (:func:`ablation_verdicts`'s result)."""
+    if moved is None:
+        return ""
+    table, problems = moved
+    changes = "; ".join(f"{row['id']} {row[f'verdict ({before})']} -> {row[f'verdict ({after})']} "
+                        f"({row[f'effect ({before})']} -> {row[f'effect ({after})']})" for _, row in table.iterrows())
+    return f" Judged again with these runs in {whose} place on {', '.join(problems)}: {changes or 'no claim moves'}."
 
 
 def _oversampling_bullet(table, params, verdicts):
@@ -807,12 +835,7 @@ def _oversampling_bullet(table, params, verdicts):
     parts = [f"{row['problem']} ({row['seeds']} seeds): {row[f'R_T/T (qbar {before})']:.3g} -> "
              f"{row[f'R_T/T (qbar {after})']:.3g} ({row[f'ratio ({after} / {before})']}), "
              f"{row[f'BBKB ({after}) / MINI-GP-UCB']} MINI-GP-UCB's" for _, row in rows.iterrows()]
-    moved = oversampling_verdicts(table, params, verdicts)
-    judged = "" if moved is None else (
-        f" Judged again with these runs in BBKB's place on {', '.join(moved[1])}: "
-        + ("; ".join(f"{row['id']} {row[f'verdict (qbar {before})']} -> {row[f'verdict (qbar {after})']} "
-                     f"({row[f'effect (qbar {before})']} -> {row[f'effect (qbar {after})']})"
-                     for _, row in moved[0].iterrows()) or "no claim moves") + ".")
+    judged = _moved_text(oversampling_verdicts(table, params, verdicts), "BBKB's", f"qbar {before}", f"qbar {after}")
     return (f"* **BBKB's dictionary oversampling, qbar = {before} (the figures, the authors' code) or {after} "
             f"(ablation).** BBKB's mean final normalized R_T/T at qbar {before} -> {after} (their ratio on the same "
             f"seeds), and at {after} against MINI-GP-UCB's: {'; '.join(parts)}.{judged}")
@@ -836,5 +859,5 @@ def findings(table, params, verdicts):
     Speed is read from the quiet benchmark's record only."""
     return claims.findings_markdown(claims.scales_ran(what_ran(params)), [
         *_nas_bullets(table, params, verdicts), _epsilon_bullet(table), _beta_bullet(table, params),
-        _lambda_bullet(table), _bandwidth_bullet(table, params), *_bbob_bullets(table, params, verdicts),
+        _lambda_bullet(table), _bandwidth_bullet(table, params, verdicts), *_bbob_bullets(table, params, verdicts),
         _noise_bullet(table, params), _oversampling_bullet(table, params, verdicts)])
