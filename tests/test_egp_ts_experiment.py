@@ -203,16 +203,23 @@ def test_the_evidence_ablation_repeats_egp_ts_runs_changing_only_the_evidence():
     assert experiment.make_method(_config(weight_evidence="exact"), dim=2).weight_evidence == "exact"
 
 
-def test_random_search_is_its_own_block_with_the_synthetic_seeds_and_initial_design():
+def test_random_search_is_its_own_block_with_each_blocks_seeds_and_initial_design():
     grid = experiment.make_grid(PAPER_PARAMS)
     searches = [c for c in grid if c["method"] == experiment.RANDOM_SEARCH]
     assert {c["experiment"] for c in searches} == {"random_search"}
-    assert len(searches) == 4 * PAPER_PARAMS["synthetic_seeds"]
-    assert {c["T"] for c in searches} == {PAPER_PARAMS["synthetic_T"]}
+    on_robots = [c for c in searches if c["problem"] in experiment.ROBOT]
+    assert len(searches) - len(on_robots) == 4 * PAPER_PARAMS["synthetic_seeds"]
+    assert len(on_robots) == len(experiment.ROBOT) * PAPER_PARAMS["robot_seeds"]
+    assert {c["T"] for c in searches} == {PAPER_PARAMS["synthetic_T"], PAPER_PARAMS["robot_T"]}
     result = experiment.run(_config(experiment="random_search", method=experiment.RANDOM_SEARCH))
     egp = experiment.run(_config())
     np.testing.assert_array_equal(result["f"][:experiment.N_INIT], egp["f"][:experiment.N_INIT])
     assert len(result["f"]) == experiment.N_INIT + 4 and np.all(np.diff(result["simple_regret"]) <= 0)
+    robot = list(experiment.ROBOT)[0]
+    on_robot = experiment.run(_config(experiment="random_search", problem=robot, method=experiment.RANDOM_SEARCH))
+    pushed = experiment.run(_config(experiment="robot", problem=robot, method="GP-TS (RBF)"))
+    np.testing.assert_array_equal(on_robot["f"][:experiment.N_INIT], pushed["f"][:experiment.N_INIT])
+    assert "best_distance" in on_robot and np.all(np.diff(on_robot["best_distance"]) <= 0)
 
 
 def _with_regret(table):
@@ -270,3 +277,15 @@ def test_the_reduced_fig_4_block_is_named_and_tagged_as_reduced_and_the_others_a
     full = {**paper, "fnn_training_runs": experiment.PAPER_FNN_TRAINING_RUNS, "fnn_T": experiment.PAPER_FNN_EVALUATIONS}
     full_ran = egp_claims.what_ran(full)["fnn"]
     assert "reduced" not in full_ran.description and full_ran.scale == "paper"
+
+
+def test_the_random_search_sentence_on_the_robot_tasks_compares_the_best_distances():
+    robot = list(experiment.ROBOT)[0]
+    levels = {"EGP-TS (A)": 0.5, "GP-TS (RBF)": 2.0}
+    runs = _table(levels, block="robot", problems=(robot,), column="best_distance")
+    searches = _table({experiment.RANDOM_SEARCH: 1.0}, block="random_search", problems=(robot,),
+                      column="best_distance")
+    text = experiment.random_search_sentence(pd.concat([runs, searches], ignore_index=True), [robot], list(levels),
+                                             block="robot")
+    assert "final best distance to the goal" in text and f"{robot} (mean 1" in text
+    assert "beats GP-TS (RBF) 0.5" in text and "trails EGP-TS (A) 2" in text

@@ -17,9 +17,9 @@ starts from 10 uniform initial points shared by all methods of a repetition
   substitutes); a run stores the best accuracy so far.
 * ``parallel`` (Figure 5): the Thompson methods with K draws per round on
   Ackley-5d, at equal numbers of evaluations.
-* ``random_search`` (a line in Figures 1, 2 and 6, in no claim): uniform queries
-  on the box after the same initial points, on the synthetic functions, with the
-  synthetic block's seeds and budget.
+* ``random_search`` (a line in Figures 1, 2, 3, 6 and 7, in no claim): uniform
+  queries on the box after the same initial points, on the synthetic functions and
+  the robot tasks, with their blocks' seeds and budgets.
 * ``hyperparameter_ablation`` and ``evidence_ablation`` (no claim): EGP-TS and
   GP-TS with scikit-learn's default fitting settings, and EGP-TS with the exact
   GP's evidence in the weights of eq. 7, on the synthetic block's seeds.
@@ -145,6 +145,8 @@ def make_grid(params):
                 {"hyperparameters": "sklearn defaults"}) for problem in params["synthetic_problems"]]
     blocks += [("random_search", problem, [RANDOM_SEARCH], params["synthetic_seeds"], params["synthetic_T"], {})
                for problem in params["synthetic_problems"]]
+    blocks += [("random_search", problem, [RANDOM_SEARCH], params["robot_seeds"], params["robot_T"], {})
+               for problem in params["robot_problems"]]
     blocks += [("evidence_ablation", problem,
                 [m for m in EVIDENCE_ABLATION_METHODS if m in params["synthetic_methods"]],
                 min(params["evidence_ablation_seeds"], params["synthetic_seeds"]), params["synthetic_T"],
@@ -262,7 +264,7 @@ def run(config, iterations=None):
                     max_evaluations=N_INIT + min(config["T"], n_rounds * batch))
     f = record["f"]
     result = {"f": f, "best_so_far": np.maximum.accumulate(f)}
-    if config["experiment"] == "robot":
+    if config["problem"] in ROBOT:
         result["best_distance"] = optimal_value - result["best_so_far"]
     elif optimal_value is not None:
         result["simple_regret"] = optimal_value - result["best_so_far"]
@@ -313,10 +315,10 @@ def hyperparameter_ablation(table):
     return pd.DataFrame(versus), pd.DataFrame(change)
 
 
-def _final_regrets(finals, experiment, problem, method):
-    """Final simple regret per seed of one (block, problem, method), a Series indexed by seed."""
+def _final_regrets(finals, experiment, problem, method, column="simple_regret"):
+    """Final simple regret (or ``column``) per seed of one (block, problem, method), a Series indexed by seed."""
     runs = finals[(finals["experiment"] == experiment) & (finals["problem"] == problem) & (finals["method"] == method)]
-    return runs.set_index("seed")["simple_regret"]
+    return runs.set_index("seed")[column]
 
 
 def evidence_ablation_table(table):
@@ -390,17 +392,19 @@ def evidence_ablation_summary(table):
             f"{1 + stats.DEFAULT_MARGIN.size:g} in {ruled_out} of {len(found)} cells.")
 
 
-def random_search_sentence(table, problems, methods):
-    """The caption's sentence on the random-search line: per function, the methods of a figure whose final simple
-    regret random search beats, matches or trails, seed by seed.
+def random_search_sentence(table, problems, methods, block="synthetic"):
+    """The caption's sentence on the random-search line: per problem, the methods of a figure whose final simple
+    regret (on the robot tasks: best distance to the goal) random search beats, matches or trails, seed by seed.
 
     Parameters
     ----------
     table : pandas.DataFrame
-        Tidy table of runs with the ``synthetic`` and ``random_search`` blocks.
+        Tidy table of runs with the ``block`` and ``random_search`` blocks.
     problems : list of str
     methods : list of str
-        The figure's methods (those without synthetic runs are skipped).
+        The figure's methods (those without runs in ``block`` are skipped).
+    block : {"synthetic", "robot"}
+        The block of the figure's methods.
 
     Returns
     -------
@@ -412,14 +416,16 @@ def random_search_sentence(table, problems, methods):
         named with their ratio. Empty without random-search runs.
     """
     finals = final_rows(table)
+    column, measure = {"synthetic": ("simple_regret", "final simple regret"),
+                       "robot": ("best_distance", "final best distance to the goal")}[block]
     parts = []
     for problem in problems:
-        ours = _final_regrets(finals, "random_search", problem, RANDOM_SEARCH)
+        ours = _final_regrets(finals, "random_search", problem, RANDOM_SEARCH, column)
         if ours.empty:
             continue
         sides = {"beats": [], "matches": [], "trails": []}
         for method in methods:
-            comparison = stats.paired_by_seed(ours, _final_regrets(finals, "synthetic", problem, method),
+            comparison = stats.paired_by_seed(ours, _final_regrets(finals, block, problem, method, column),
                                               higher_is_better=False, scale="ratio")
             if comparison is not None:
                 side = {"better": "beats", "worse": "trails"}.get(stats.interval_side(comparison), "matches")
@@ -436,8 +442,7 @@ def random_search_sentence(table, problems, methods):
     if not parts:
         return ""
     return ("Random search (black, dashed: its mean, without a band; uniform queries after the same initial points) "
-            "against each method, "
-            "final simple regret seed by seed, by the 95 % interval of the ratio of means (random search over the "
+            f"against each method, {measure} seed by seed, by the 95 % interval of the ratio of means (random search over the "
             "method): it beats a method where the interval lies below 1, matches it where the interval spans 1 (no "
             "difference shown at these seeds), "
             "trails it where above. " + "; ".join(parts) + ".")
