@@ -442,7 +442,7 @@ def random_search_sentence(table, problems, methods, block="synthetic"):
     if not parts:
         return ""
     return ("Random search (black, dashed: its mean, without a band; uniform queries after the same initial points) "
-            f"against each method, {measure} seed by seed, by the 95 % interval of the ratio of means (random search over the "
-            "method): it beats a method where the interval lies below 1, matches it where the interval spans 1 (no "
+            f"against each method, {measure} seed by seed, by the 95 % interval of the ratio of means (random "
+            "search over the method): it beats a method where the interval lies below 1, matches it where the interval spans 1 (no "
             "difference shown at these seeds), "
             "trails it where above. " + "; ".join(parts) + ".")
