@@ -204,3 +204,19 @@ def test_the_settings_bullet_counts_the_cells_each_settings_ends_lower():
     assert "GP-UCB's mean R_T/T at T = 50" in text and "star-best-(10,3,3) not reproduced -> reproduced" in text
     assert "Judged on the earlier runs instead, 1 of the 23 synthetic claims have another verdict" in text
     assert "authors' settings against" not in add_claims.findings(runs, params, add_claims.judge(table, params))
+
+
+def test_the_dips_sentence_counts_the_cells_that_climb_back_after_an_early_minimum():
+    queries = np.arange(1, 101)
+    dipping = np.where(queries <= 35, 100.0 - queries, 65.0 + queries - 35)  # lowest at T = 35, then up 1.5x
+    falling = 100.0 / queries
+
+    def rows(curve, method, settings):
+        return [{"experiment": "synthetic", "problem": "(10,3,3)", "method": method, "seed": seed, "eval": T - 1,
+                 "average_regret": value, **settings} for seed in (0, 1) for T, value in zip(queries, curve)]
+    runs = pd.DataFrame(rows(falling, "GP-UCB", experiment.settings_key("authors"))
+                        + rows(dipping, "Add-*", experiment.settings_key("authors")))
+    earlier = pd.DataFrame(rows(dipping, "GP-UCB", {}) + rows(dipping, "Add-*", {}))
+    text = add_claims._dips_text(runs, PARAMS, earlier)
+    assert ("in 2 under the earlier settings (2 of them lowest at T = 35" in text
+            and "and 1 under the authors' settings (1 of them" in text and "of 2 (configuration, BO method)" in text)

@@ -184,6 +184,24 @@ def test_direct_stops_lists_a_direct_run_shorter_than_the_budget_and_nothing_els
     assert stops[["problem", "direct_queries", "budget"]].values.tolist() == [["(40,35,1)", 159, 410]]
 
 
+def test_early_dips_find_the_minimum_of_a_dipping_curve_and_no_climb_on_a_falling_one():
+    queries = np.arange(1, 101)
+    dipping = np.where(queries <= 20, 100.0 - 2 * queries, 60.0 + 0.5 * (queries - 20))  # lowest at T = 20
+    falling = 100.0 / queries
+
+    def rows(curve, settings):
+        return pd.DataFrame([{"experiment": "synthetic", "problem": "(96,5,19)", "method": "Add-*", "seed": seed,
+                              "eval": T - 1, "average_regret": value + seed, **settings}
+                             for seed in (0, 1) for T, value in zip(queries, curve)])
+    runs = rows(falling, experiment.settings_key("authors"))
+    earlier = rows(dipping, {})
+    dips = experiment.early_dips(runs, earlier, ["(96,5,19)"]).iloc[0]
+    assert dips["minimum at T, earlier"] == 20 and dips["minimum at T, authors'"] == 60
+    assert dips["climb after it, earlier"] == pytest.approx(100.5 / 60.5)
+    assert dips["climb after it, authors'"] == 1.0
+    assert experiment.early_dips(runs, earlier.iloc[:0], ["(96,5,19)"]).empty
+
+
 def test_the_grid_names_its_settings_and_runs_the_earlier_ones_beside_on_the_same_seeds():
     params = {**experiment.SCALES["paper"], "scale": "paper"}
     grid = experiment.make_grid(params)

@@ -252,6 +252,36 @@ def settings_comparison(runs, earlier, at=50):
     return pd.DataFrame(rows)
 
 
+def early_dips(runs, earlier, problems, window=(11, 60)):
+    """The dip of the mean average regret early in a run, under each settings, per configuration of ``problems``
+    and BO method (RAND and DiRect left out), over the seeds both ran: the query T in ``window`` (BO iterations
+    1-50 by default) where the mean R_T/T is lowest, and the highest mean R_T/T after it over that minimum
+    (1.00: the curve never climbs back above its early minimum). Under the earlier settings the first fit could
+    pick a tiny bandwidth, so the queries of the first 25 BO iterations sat at the box centre and the curve fell,
+    then climbed once the bandwidth was relearned. ``runs`` and ``earlier`` as :func:`split_settings` returns
+    them."""
+    rows = []
+    if earlier.empty:
+        return pd.DataFrame(rows)
+    ours = runs[(runs["experiment"] == "synthetic") & runs["problem"].isin(problems)
+                & ~runs["method"].isin(["RAND", "DiRect"])]
+    for (problem, method), after in ours.groupby(["problem", "method"], sort=False):
+        before = earlier[(earlier["problem"] == problem) & (earlier["method"] == method)]
+        seeds = np.intersect1d(before["seed"].unique(), after["seed"].unique())
+        row = {"configuration": problem, "method": method, "seeds": len(seeds)}
+        for name, frame in (("earlier", before), ("authors'", after)):
+            curve = frame[frame["seed"].isin(seeds)].groupby("eval")["average_regret"].mean()
+            curve.index = curve.index + 1  # queries T, the initial design included
+            if curve.loc[window[0]:window[1]].empty:  # runs shorter than the window
+                break
+            lowest = curve.loc[window[0]:window[1]].idxmin()
+            row[f"minimum at T, {name}"] = int(lowest)
+            row[f"climb after it, {name}"] = curve.loc[lowest:].max() / curve.loc[lowest]
+        else:
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
 def direct_stops(table):
     """Where the DiRect baseline stopped before the budget, per experiment and problem: its number of queries beside
     the budget (empty when DIRECT ran to the budget everywhere). DIRECT under the earlier settings ends at its volume

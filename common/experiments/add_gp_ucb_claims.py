@@ -608,7 +608,22 @@ def _settings_bullet(table, params, verdicts, earlier):
             f"{outcomes.get('lower', 0)} of {len(comparison)} (configuration, method) cells, higher in "
             f"{outcomes.get('higher', 0)}, undecided in {outcomes.get('undecided', 0)} (the 95 % interval of the "
             f"ratio of mean final S_T, authors' / earlier, below 1, above 1, or holding 1). GP-UCB's mean R_T/T at "
-            f"T = {at}, earlier -> authors': {regrets}.{verdict_text}")
+            f"T = {at}, earlier -> authors': {regrets}.{_dips_text(table, params, earlier)}{verdict_text}")
+
+
+def _dips_text(table, params, earlier, climb=1.1):
+    dips = experiment.early_dips(table, earlier, params["configurations"])
+    if dips.empty:  # runs shorter than the window
+        return ""
+    relearned = experiment.N_INIT + experiment.RELEARN_EVERY  # T = 35: the queries before the first relearning
+    counts = []
+    for name in ("earlier", "authors'"):
+        climbing = dips[dips[f"climb after it, {name}"] > climb]
+        at_relearning = (climbing[f"minimum at T, {name}"] == relearned).sum()
+        counts.append(f"{len(climbing)} under the {name} settings ({at_relearning} of them lowest at T = {relearned}, "
+                      f"the last query before the first relearning)")
+    return (f" The mean R_T/T dips early (lowest at some T from 11 to 60, then climbing more than {climb:g}x above "
+            f"that minimum) in {counts[0]} and {counts[1]}, of {len(dips)} (configuration, BO method) cells.")
 
 
 def findings(table, params, verdicts, earlier=None):
