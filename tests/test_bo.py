@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from common.bo import BayesianOptimization, GPAcquisitionMethod, initial_design, run_bo
+from common.bo import BayesianOptimization, GPAcquisitionMethod, RandomSearch, initial_design, run_bo
 from common.kernels import Matern
 from common.seeding import make_rng
 from common.test_functions import Branin
@@ -64,3 +64,11 @@ def test_bad_method_arguments_name_the_parameter():
         GPAcquisitionMethod(Matern(2.5), BRANIN.bounds, acquisition="KG")
     with pytest.raises(ValueError, match="optimizer"):
         GPAcquisitionMethod(Matern(2.5), BRANIN.bounds, optimizer="cmaes")
+
+
+def test_random_search_in_batches_draws_the_same_points_as_one_at_a_time():
+    unit = np.tile([0.0, 1.0], (5, 1))
+    singly, batched = np.random.default_rng(3), np.random.default_rng(3)
+    one_at_a_time = [RandomSearch(unit).propose(None, None, i, singly) for i in range(10)]
+    in_batches = [RandomSearch(unit, batch_size=5).propose(None, None, i, batched) for i in range(2)]
+    np.testing.assert_array_equal(np.vstack(one_at_a_time), np.vstack(in_batches))

@@ -17,7 +17,7 @@ starts from 10 uniform initial points shared by all methods of a repetition
   substitutes); a run stores the best accuracy so far.
 * ``parallel`` (Figure 5): the Thompson methods with K draws per round on
   Ackley-5d, at equal numbers of evaluations.
-* ``random_search`` (a line in Figures 1, 2, 3, 6 and 7, in no claim): uniform
+* ``random_search`` (a line in Figures 1, 2, 3, 5, 6 and 7, in no claim): uniform
   queries on the box after the same initial points, on the synthetic functions and
   the robot tasks, with their blocks' seeds and budgets.
 * ``hyperparameter_ablation`` and ``evidence_ablation`` (no claim): EGP-TS and
@@ -403,8 +403,9 @@ def random_search_sentence(table, problems, methods, block="synthetic"):
     problems : list of str
     methods : list of str
         The figure's methods (those without runs in ``block`` are skipped).
-    block : {"synthetic", "robot"}
-        The block of the figure's methods.
+    block : {"synthetic", "robot", "parallel"}
+        The block of the figure's methods (``parallel``: pass the runs of one batch size only; random search,
+        uniform draws, is the same at every batch size).
 
     Returns
     -------
@@ -417,6 +418,7 @@ def random_search_sentence(table, problems, methods, block="synthetic"):
     """
     finals = final_rows(table)
     column, measure = {"synthetic": ("simple_regret", "final simple regret"),
+                       "parallel": ("simple_regret", "final simple regret"),
                        "robot": ("best_distance", "final best distance to the goal")}[block]
     parts = []
     for problem in problems:
