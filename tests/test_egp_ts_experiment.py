@@ -191,12 +191,14 @@ def test_fresh_seeds_never_reach_the_paper_scale_verdicts(monkeypatch):
 def test_the_evidence_ablation_repeats_egp_ts_runs_changing_only_the_evidence():
     grid = experiment.make_grid(PAPER_PARAMS)
     synthetic = [{**c, "experiment": None} for c in grid if c["experiment"] == "synthetic"]
+    robot = [{**c, "experiment": None} for c in grid if c["experiment"] == "robot"]
     ablation = [c for c in grid if c["experiment"] == "evidence_ablation"]
-    assert len(ablation) == 4 * len(experiment.EVIDENCE_ABLATION_METHODS) * PAPER_PARAMS["evidence_ablation_seeds"]
+    assert len(ablation) == (4 + len(experiment.ROBOT)) * len(experiment.EVIDENCE_ABLATION_METHODS) * PAPER_PARAMS[
+        "evidence_ablation_seeds"]
     for config in ablation:
         assert config["weight_evidence"] == "exact"
         assert {key: value for key, value in config.items() if key != "weight_evidence"} | {"experiment": None} \
-            in synthetic
+            in synthetic + robot
     # Every other run keeps its configuration, hence its cache key: the default evidence is not in it.
     assert not any("weight_evidence" in c for c in grid if c["experiment"] != "evidence_ablation")
     assert experiment.make_method(_config(), dim=2).weight_evidence == "rf"
@@ -264,7 +266,7 @@ def test_the_evidence_ablation_table_gives_the_ratio_its_interval_and_the_margin
     assert halved["ratio"].startswith("0.5") and halved["exact"] == pytest.approx(0.5, abs=0.01)
     assert (same["outcome"], same["within 1.1x"]) == ("undecided", "yes")
     summary = experiment.evidence_ablation_summary(pd.concat([ours, exact], ignore_index=True))
-    assert "EGP-TS (A): lower on 1 of 1 functions (Ackley-5d 0.5" in summary
+    assert "EGP-TS (A): lower on 1 of 1 problems (Ackley-5d 0.5" in summary
     assert summary.endswith("rule out an effect of a factor 1.1 in 1 of 2 cells.")
 
 
@@ -289,3 +291,14 @@ def test_the_random_search_sentence_on_the_robot_tasks_compares_the_best_distanc
                                              block="robot")
     assert "final best distance to the goal" in text and f"{robot} (mean 1" in text
     assert "beats GP-TS (RBF) 0.5" in text and "trails EGP-TS (A) 2" in text
+
+
+def test_the_evidence_ablation_on_a_robot_task_compares_the_best_distances():
+    robot = list(experiment.ROBOT)[0]
+    ours = _table({"EGP-TS (A)": 1.0}, block="robot", problems=(robot,), column="best_distance")
+    exact = _table({"EGP-TS (A)": 0.5}, block="evidence_ablation", problems=(robot,), column="best_distance",
+                   noise=0.001)
+    exact["run_key"] += "-exact"
+    found = experiment.evidence_ablation_table(pd.concat([ours, exact], ignore_index=True)).iloc[0]
+    assert (found["problem"], found["seeds"], found["outcome"]) == (robot, 10, "lower")
+    assert found["rf (ours)"] == pytest.approx(1.0, abs=0.01) and found["ratio"].startswith("0.5")

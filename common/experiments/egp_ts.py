@@ -22,7 +22,8 @@ starts from 10 uniform initial points shared by all methods of a repetition
   the robot tasks, with their blocks' seeds and budgets.
 * ``hyperparameter_ablation`` and ``evidence_ablation`` (no claim): EGP-TS and
   GP-TS with scikit-learn's default fitting settings, and EGP-TS with the exact
-  GP's evidence in the weights of eq. 7, on the synthetic block's seeds.
+  GP's evidence in the weights of eq. 7, on the synthetic block's seeds (the
+  evidence also on the robot tasks, with the robot block's seeds).
 
 Method names carry the dictionary of the ensemble methods ("EGP-TS (A)"); the
 single-kernel methods are shared by the figures that show them.
@@ -148,9 +149,10 @@ def make_grid(params):
     blocks += [("random_search", problem, [RANDOM_SEARCH], params["robot_seeds"], params["robot_T"], {})
                for problem in params["robot_problems"]]
     blocks += [("evidence_ablation", problem,
-                [m for m in EVIDENCE_ABLATION_METHODS if m in params["synthetic_methods"]],
-                min(params["evidence_ablation_seeds"], params["synthetic_seeds"]), params["synthetic_T"],
-                {"weight_evidence": "exact"}) for problem in params["synthetic_problems"]]
+                [m for m in EVIDENCE_ABLATION_METHODS if m in params[f"{block}_methods"]],
+                min(params["evidence_ablation_seeds"], params[f"{block}_seeds"]), params[f"{block}_T"],
+                {"weight_evidence": "exact"})
+               for block in ("synthetic", "robot") for problem in params[f"{block}_problems"]]
     grid = [{**shared, "experiment": experiment, "problem": problem, "method": method, "seed": seed, "T": T, **extra}
             for experiment, problem, methods, n_seeds, T, extra in blocks for method in methods
             for seed in range(n_seeds)]
@@ -327,13 +329,15 @@ def evidence_ablation_table(table):
     Parameters
     ----------
     table : pandas.DataFrame
-        Tidy table of runs (:func:`common.store.tidy_table`) with the ``synthetic`` and ``evidence_ablation`` blocks.
+        Tidy table of runs (:func:`common.store.tidy_table`) with the ``evidence_ablation`` block and the blocks it
+        reruns (``synthetic``, ``robot``).
 
     Returns
     -------
     pandas.DataFrame or None
-        None without evidence-ablation runs; else one row per function and EGP-TS dictionary, on the final simple
-        regret paired by seed (lower is better): ``seeds``, the mean with each evidence (``rf (ours)``,
+        None without evidence-ablation runs; else one row per problem and EGP-TS dictionary, on the final simple
+        regret (on the robot tasks: the best distance to the goal) paired by seed (lower is better): ``seeds``, the
+        mean with each evidence (``rf (ours)``,
         ``exact``), ``ratio`` (mean exact over mean rf, with its 95 % interval,
         :func:`common.stats.paired_comparison`), ``W/T/L`` (seeds on which the exact evidence ends lower / equal /
         higher), ``outcome`` ("lower" or "higher" when the interval lies wholly on one side of 1, else "undecided"),
@@ -348,12 +352,13 @@ def evidence_ablation_table(table):
         return None
     rows = []
     for problem in dict.fromkeys(ablation["problem"]):
+        block, column = ("robot", "best_distance") if problem in ROBOT else ("synthetic", "simple_regret")
         for method in EVIDENCE_ABLATION_METHODS:
-            exact = _final_regrets(finals, "evidence_ablation", problem, method)
+            exact = _final_regrets(finals, "evidence_ablation", problem, method, column)
             if exact.empty:
                 continue
-            ours = _final_regrets(finals, "synthetic", problem, method).reindex(exact.index).dropna()
-            row = {"function": problem, "method": method, "seeds": len(ours), "rf (ours)": ours.mean(),
+            ours = _final_regrets(finals, block, problem, method, column).reindex(exact.index).dropna()
+            row = {"problem": problem, "method": method, "seeds": len(ours), "rf (ours)": ours.mean(),
                    "exact": exact[ours.index].mean()}
             comparison = stats.paired_by_seed(exact, ours, higher_is_better=False, scale="ratio")
             if comparison is not None:
@@ -371,7 +376,7 @@ def evidence_ablation_table(table):
 
 def evidence_ablation_summary(table):
     """One sentence on :func:`evidence_ablation_table`, for the notebook's list of open choices: per dictionary,
-    the functions where the exact evidence ends lower, higher or undecided, and in how many cells the runs rule
+    the problems where the exact evidence ends lower, higher or undecided, and in how many cells the runs rule
     out an effect of the project margin. None without evidence-ablation runs."""
     found = evidence_ablation_table(table)
     if found is None or "outcome" not in found:
@@ -379,15 +384,16 @@ def evidence_ablation_summary(table):
     margin = f"within {1 + stats.DEFAULT_MARGIN.size:g}x"
     parts = []
     for method, rows in found.groupby("method", sort=False):
-        named = {outcome: [f"{row.function} {row.ratio}" for row in rows.itertuples() if row.outcome == outcome]
+        named = {outcome: [f"{row.problem} {row.ratio}" for row in rows.itertuples() if row.outcome == outcome]
                  for outcome in ("lower", "higher", "undecided")}
-        parts.append(f"{method}: lower on {len(named['lower'])} of {len(rows)} functions"
+        parts.append(f"{method}: lower on {len(named['lower'])} of {len(rows)} problems"
                      + (f" ({'; '.join(named['lower'])})" if named["lower"] else "")
                      + f", higher on {len(named['higher'])}"
                      + (f" ({'; '.join(named['higher'])})" if named["higher"] else "")
                      + f", undecided on {len(named['undecided'])}")
     ruled_out = int((found[margin] == "yes").sum())
-    return (f"with the exact GP's evidence, EGP-TS's mean final regret over {found['seeds'].max()} paired seeds "
+    return (f"with the exact GP's evidence, EGP-TS's mean final regret (robot: distance) over "
+            f"{found['seeds'].max()} paired seeds "
             f"(ratio exact/ours, 95 % interval): " + "; ".join(parts) + f". The runs rule out an effect of a factor "
             f"{1 + stats.DEFAULT_MARGIN.size:g} in {ruled_out} of {len(found)} cells.")
 
@@ -445,6 +451,5 @@ def random_search_sentence(table, problems, methods, block="synthetic"):
         return ""
     return ("Random search (black, dashed: its mean, without a band; uniform queries after the same initial points) "
             f"against each method, {measure} seed by seed, by the 95 % interval of the ratio of means (random "
-            "search over the method): it beats a method where the interval lies below 1, matches it where the interval spans 1 (no "
-            "difference shown at these seeds), "
-            "trails it where above. " + "; ".join(parts) + ".")
+            "search over the method): it beats a method where the interval lies below 1, matches it where the "
+            "interval spans 1 (no difference shown at these seeds), trails it where above. " + "; ".join(parts) + ".")
