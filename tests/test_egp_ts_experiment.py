@@ -210,9 +210,12 @@ def test_random_search_is_its_own_block_with_each_blocks_seeds_and_initial_desig
     searches = [c for c in grid if c["method"] == experiment.RANDOM_SEARCH]
     assert {c["experiment"] for c in searches} == {"random_search"}
     on_robots = [c for c in searches if c["problem"] in experiment.ROBOT]
-    assert len(searches) - len(on_robots) == 4 * PAPER_PARAMS["synthetic_seeds"]
+    on_networks = [c for c in searches if c["problem"] in experiment.FNN]
+    assert len(searches) - len(on_robots) - len(on_networks) == 4 * PAPER_PARAMS["synthetic_seeds"]
     assert len(on_robots) == len(experiment.ROBOT) * PAPER_PARAMS["robot_seeds"]
-    assert {c["T"] for c in searches} == {PAPER_PARAMS["synthetic_T"], PAPER_PARAMS["robot_T"]}
+    assert len(on_networks) == len(experiment.FNN) * PAPER_PARAMS["fnn_seeds"]
+    assert all(c["training_runs"] == PAPER_PARAMS["fnn_training_runs"] and c["T"] == PAPER_PARAMS["fnn_T"]
+               for c in on_networks)
     result = experiment.run(_config(experiment="random_search", method=experiment.RANDOM_SEARCH))
     egp = experiment.run(_config())
     np.testing.assert_array_equal(result["f"][:experiment.N_INIT], egp["f"][:experiment.N_INIT])
@@ -302,3 +305,14 @@ def test_the_evidence_ablation_on_a_robot_task_compares_the_best_distances():
     found = experiment.evidence_ablation_table(pd.concat([ours, exact], ignore_index=True)).iloc[0]
     assert (found["problem"], found["seeds"], found["outcome"]) == (robot, 10, "lower")
     assert found["rf (ours)"] == pytest.approx(1.0, abs=0.01) and found["ratio"].startswith("0.5")
+
+
+def test_the_random_search_sentence_on_the_fnn_accuracies_compares_differences_higher_is_better():
+    levels = {"EGP-TS (B)": 0.95, "GP-TS (RBF)": 0.80}
+    runs = _table(levels, block="fnn", problems=("Iris",), column="best_so_far")
+    searches = _table({experiment.RANDOM_SEARCH: 0.90}, block="random_search", problems=("Iris",),
+                      column="best_so_far")
+    text = experiment.random_search_sentence(pd.concat([runs, searches], ignore_index=True), ["Iris"], list(levels),
+                                             block="fnn")
+    assert "difference of means (random search minus the method)" in text and "Iris (mean 0.9" in text
+    assert "beats GP-TS (RBF) +0.1" in text and "trails EGP-TS (B) -0.05" in text

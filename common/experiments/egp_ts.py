@@ -17,9 +17,10 @@ starts from 10 uniform initial points shared by all methods of a repetition
   substitutes); a run stores the best accuracy so far.
 * ``parallel`` (Figure 5): the Thompson methods with K draws per round on
   Ackley-5d, at equal numbers of evaluations.
-* ``random_search`` (a line in Figures 1, 2, 3, 5, 6 and 7, in no claim): uniform
-  queries on the box after the same initial points, on the synthetic functions and
-  the robot tasks, with their blocks' seeds and budgets.
+* ``random_search`` (a line in every figure, in no claim): uniform queries on the
+  box after the same initial points, on the synthetic functions, the robot tasks and
+  the FNN data sets, with their blocks' seeds and budgets (Figure 5 draws the
+  synthetic Ackley-5d runs: uniform draws are the same at every batch size).
 * ``hyperparameter_ablation`` and ``evidence_ablation`` (no claim): EGP-TS and
   GP-TS with scikit-learn's default fitting settings, and EGP-TS with the exact
   GP's evidence in the weights of eq. 7, on the synthetic block's seeds (the
@@ -148,6 +149,8 @@ def make_grid(params):
                for problem in params["synthetic_problems"]]
     blocks += [("random_search", problem, [RANDOM_SEARCH], params["robot_seeds"], params["robot_T"], {})
                for problem in params["robot_problems"]]
+    blocks += [("random_search", dataset, [RANDOM_SEARCH], params["fnn_seeds"], params["fnn_T"],
+                {"training_runs": params["fnn_training_runs"]}) for dataset in params["fnn_datasets"]]
     blocks += [("evidence_ablation", problem,
                 [m for m in EVIDENCE_ABLATION_METHODS if m in params[f"{block}_methods"]],
                 min(params["evidence_ablation_seeds"], params[f"{block}_seeds"]), params[f"{block}_T"],
@@ -409,23 +412,28 @@ def random_search_sentence(table, problems, methods, block="synthetic"):
     problems : list of str
     methods : list of str
         The figure's methods (those without runs in ``block`` are skipped).
-    block : {"synthetic", "robot", "parallel"}
+    block : {"synthetic", "robot", "parallel", "fnn"}
         The block of the figure's methods (``parallel``: pass the runs of one batch size only; random search,
         uniform draws, is the same at every batch size).
 
     Returns
     -------
     str
-        Per function, random search's mean final regret, then the methods it "beats" (the 95 % interval of the
-        ratio of mean final regrets, random search over the method, wholly below 1), "matches" (the interval
-        spans 1: no difference shown at these seeds) and "trails" (wholly above 1); the largest group is counted
-        ("the other 7", "all 8") where it is larger than the others and holds more than one method, the others
-        named with their ratio. Empty without random-search runs.
+        Per problem, random search's mean final value, then the methods it "beats" (the 95 % interval of the
+        ratio of mean final regrets or distances, random search over the method, wholly below 1; on the FNN
+        accuracies, of the difference of means wholly above 0), "matches" (the interval holds no difference: none
+        shown at these seeds) and "trails" (wholly on the other side); the largest group is counted ("the other
+        7", "all 8") where it is larger than the others and holds more than one method, the others named with
+        their effect. Empty without random-search runs.
     """
     finals = final_rows(table)
-    column, measure = {"synthetic": ("simple_regret", "final simple regret"),
-                       "parallel": ("simple_regret", "final simple regret"),
-                       "robot": ("best_distance", "final best distance to the goal")}[block]
+    column, measure, higher_is_better = {
+        "synthetic": ("simple_regret", "final simple regret", False),
+        "parallel": ("simple_regret", "final simple regret", False),
+        "robot": ("best_distance", "final best distance to the goal", False),
+        "fnn": ("best_so_far", "final best validation accuracy", True)}[block]
+    # Accuracies differ in points, regrets and distances compare as ratios (as the claims judge them).
+    scale = "difference" if higher_is_better else "ratio"
     parts = []
     for problem in problems:
         ours = _final_regrets(finals, "random_search", problem, RANDOM_SEARCH, column)
@@ -434,7 +442,7 @@ def random_search_sentence(table, problems, methods, block="synthetic"):
         sides = {"beats": [], "matches": [], "trails": []}
         for method in methods:
             comparison = stats.paired_by_seed(ours, _final_regrets(finals, block, problem, method, column),
-                                              higher_is_better=False, scale="ratio")
+                                              higher_is_better=higher_is_better, scale=scale)
             if comparison is not None:
                 side = {"better": "beats", "worse": "trails"}.get(stats.interval_side(comparison), "matches")
                 sides[side].append(f"{method} {comparison.effect}")
@@ -449,7 +457,10 @@ def random_search_sentence(table, problems, methods, block="synthetic"):
         parts.append(f"{problem} (mean {ours.mean():.3g}): {', '.join(named + counted)}")
     if not parts:
         return ""
+    effect, better, none, worse = (("difference of means (random search minus the method)", "above 0", "holds 0",
+                                    "below") if higher_is_better else
+                                   ("ratio of means (random search over the method)", "below 1", "spans 1", "above"))
     return ("Random search (black, dashed: its mean, without a band; uniform queries after the same initial points) "
-            f"against each method, {measure} seed by seed, by the 95 % interval of the ratio of means (random "
-            "search over the method): it beats a method where the interval lies below 1, matches it where the "
-            "interval spans 1 (no difference shown at these seeds), trails it where above. " + "; ".join(parts) + ".")
+            f"against each method, {measure} seed by seed, by the 95 % interval of the {effect}: it beats a method "
+            f"where the interval lies {better}, matches it where the interval {none} (no difference shown at these "
+            f"seeds), trails it where {worse}. " + "; ".join(parts) + ".")
