@@ -77,6 +77,9 @@ ABLATION_METHODS = ["EGP-TS (A)"] + [f"GP-TS ({k})" for k in SINGLE_KERNELS]
 # of the acquired data"); our runs use the random-feature model's (spec §2.3, the default of EGPTS), the ablation
 # the exact GP's at the fitted hyperparameters, for both dictionaries.
 EVIDENCE_ABLATION_METHODS = ["EGP-TS (A)", "EGP-TS (B)"]
+# The value that scores each block (higher_is_better).
+SCORED = {"synthetic": ("simple_regret", False), "parallel": ("simple_regret", False),
+          "robot": ("best_distance", False), "fnn": ("best_so_far", True)}
 # The baseline drawn in the synthetic figures: its own block, so that no claim of the synthetic block can see it.
 RANDOM_SEARCH = "Random search"
 DICTIONARY_B_EXPONENTS = range(-4, 7)
@@ -355,7 +358,8 @@ def evidence_ablation_table(table):
         return None
     rows = []
     for problem in dict.fromkeys(ablation["problem"]):
-        block, column = ("robot", "best_distance") if problem in ROBOT else ("synthetic", "simple_regret")
+        block = "robot" if problem in ROBOT else "synthetic"
+        column = SCORED[block][0]
         for method in EVIDENCE_ABLATION_METHODS:
             exact = _final_regrets(finals, "evidence_ablation", problem, method, column)
             if exact.empty:
@@ -427,11 +431,9 @@ def random_search_sentence(table, problems, methods, block="synthetic"):
         their effect. Empty without random-search runs.
     """
     finals = final_rows(table)
-    column, measure, higher_is_better = {
-        "synthetic": ("simple_regret", "final simple regret", False),
-        "parallel": ("simple_regret", "final simple regret", False),
-        "robot": ("best_distance", "final best distance to the goal", False),
-        "fnn": ("best_so_far", "final best validation accuracy", True)}[block]
+    column, higher_is_better = SCORED[block]
+    measure = {"robot": "final best distance to the goal", "fnn": "final best validation accuracy"}.get(
+        block, "final simple regret")
     # Accuracies differ in points, regrets and distances compare as ratios (as the claims judge them).
     scale = "difference" if higher_is_better else "ratio"
     parts = []

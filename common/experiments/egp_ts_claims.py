@@ -54,9 +54,6 @@ from common.store import final_rows
 
 # The quiet benchmark's CPU seconds per run (benchmarks/bench_egp_ts.py --record), for "runs much faster".
 TIMING_RECORD = Path(__file__).resolve().parents[2] / "benchmarks" / "results" / "egp_ts_timing.csv"
-# The value that scores each block (higher_is_better).
-SCORED = {"synthetic": ("simple_regret", False), "parallel": ("simple_regret", False),
-          "robot": ("best_distance", False), "fnn": ("best_so_far", True)}
 BLOCK_SIZES = {  # block -> (seeds parameter, budget parameter, lists that must be complete)
     "synthetic": ("synthetic_seeds", "synthetic_T", ("synthetic_problems", "synthetic_methods")),
     "robot": ("robot_seeds", "robot_T", ("robot_problems", "robot_methods")),
@@ -113,7 +110,7 @@ def final_values(table, block, column=None, batch_size=None):
     if batch_size is not None:
         runs = runs[runs["batch_size"] == batch_size] if "batch_size" in runs else runs.iloc[:0]
     last = final_rows(runs)
-    column = column or SCORED[block][0]
+    column = column or experiment.SCORED[block][0]
     return last.reindex(columns=["problem", "method", "seed", column]).rename(columns={column: "value"})
 
 
@@ -131,7 +128,7 @@ def _cell(values, problem, ours, other, higher_is_better):
 def cells_measure(block, problem, ours, rivals, column=None, batch_size=None, claim="better"):
     """``measure``: ``ours`` against each of ``rivals`` on ``problem``, each cell judged by its effect against
     the spec's margin (``claim``: "better" or "substantially better"); the share of cells supported."""
-    higher_is_better = SCORED[block][1] if column is None else False
+    higher_is_better = experiment.SCORED[block][1] if column is None else False
 
     def measure(table, params, limits):
         values = final_values(table, block, column, batch_size)
@@ -209,7 +206,7 @@ def count_measure(block, problems, ours, rivals_of):
     """Share of ``problems`` on which ``ours`` is better than every method ``rivals_of(values, problem)`` names
     (the best single-kernel method, or every competitor): a problem is supported when all its cells are, and
     contradicted when any is (:func:`common.stats.judge_cell` against the spec's margin)."""
-    higher_is_better = SCORED[block][1]
+    higher_is_better = experiment.SCORED[block][1]
 
     def measure(table, params, limits):
         values = final_values(table, block)
