@@ -602,7 +602,7 @@ def _settings_bullet(table, params, verdicts, earlier):
                        ["id", "verdict (earlier)", "verdict (authors')", "effect (earlier)", "effect (authors')"]
                    ].to_numpy()]
         verdict_text = (f" Judged on the earlier runs instead, {len(moved)} of the {len(judged)} synthetic claims "
-                        f"have another verdict" + (f": {'; '.join(changes)}." if changes else "."))
+                        f"have another verdict" + (f" (earlier -> published): {'; '.join(changes)}." if changes else "."))
     return (f"* **The authors' settings against the earlier ones (synthetic block, {seeds} seeds both ran per "
             f"cell; DiRect one run).** Final S_T under the authors' settings is lower in "
             f"{outcomes.get('lower', 0)} of {len(comparison)} (configuration, method) cells, higher in "
