@@ -40,7 +40,7 @@ One measurement checks the lengthscale fit against the paper's probable tool:
   (:func:`common.methods.random_exploration.fit_lengthscale`)
   (:func:`lengthscale_check_run`, :func:`lengthscale_check_table`).
 
-``confirmatory=True`` (False in every scale and the published configuration)
+``confirmatory=True`` (False in every scale; True in the published configuration)
 adds the fresh-seed runs of the committed confirmatory plan
 (:func:`confirmatory_grid`).
 """
