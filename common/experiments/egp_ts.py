@@ -80,6 +80,14 @@ EVIDENCE_ABLATION_METHODS = ["EGP-TS (A)", "EGP-TS (B)"]
 # The value that scores each block (higher_is_better).
 SCORED = {"synthetic": ("simple_regret", False), "parallel": ("simple_regret", False),
           "robot": ("best_distance", False), "fnn": ("best_so_far", True)}
+
+
+def effect_scale(higher_is_better):
+    """How a block's scored values compare seed by seed: accuracies (higher is better) as a difference in points,
+    regrets and distances as a ratio of means."""
+    return "difference" if higher_is_better else "ratio"
+
+
 # The baseline drawn in the synthetic figures: its own block, so that no claim of the synthetic block can see it.
 RANDOM_SEARCH = "Random search"
 DICTIONARY_B_EXPONENTS = range(-4, 7)
@@ -434,8 +442,6 @@ def random_search_sentence(table, problems, methods, block="synthetic"):
     column, higher_is_better = SCORED[block]
     measure = {"robot": "final best distance to the goal", "fnn": "final best validation accuracy"}.get(
         block, "final simple regret")
-    # Accuracies differ in points, regrets and distances compare as ratios (as the claims judge them).
-    scale = "difference" if higher_is_better else "ratio"
     parts = []
     for problem in problems:
         ours = _final_regrets(finals, "random_search", problem, RANDOM_SEARCH, column)
@@ -444,7 +450,8 @@ def random_search_sentence(table, problems, methods, block="synthetic"):
         sides = {"beats": [], "matches": [], "trails": []}
         for method in methods:
             comparison = stats.paired_by_seed(ours, _final_regrets(finals, block, problem, method, column),
-                                              higher_is_better=higher_is_better, scale=scale)
+                                              higher_is_better=higher_is_better,
+                                              scale=effect_scale(higher_is_better))
             if comparison is not None:
                 side = {"better": "beats", "worse": "trails"}.get(stats.interval_side(comparison), "matches")
                 sides[side].append(f"{method} {comparison.effect}")

@@ -119,10 +119,8 @@ def _per_seed(values, problem, method):
 
 
 def _cell(values, problem, ours, other, higher_is_better):
-    # Accuracies (higher is better) differ in points; regrets and distances compare as ratios of means.
     return stats.paired_by_seed(_per_seed(values, problem, ours), _per_seed(values, problem, other),
-                                higher_is_better=higher_is_better,
-                                scale="difference" if higher_is_better else "ratio")
+                                higher_is_better=higher_is_better, scale=experiment.effect_scale(higher_is_better))
 
 
 def cells_measure(block, problem, ours, rivals, column=None, batch_size=None, claim="better"):
