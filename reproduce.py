@@ -725,6 +725,12 @@ def main(argv=None, registry=None):
         parser.error(f"unknown notebook(s) {', '.join(map(repr, unknown))}; allowed: "
                      f"{', '.join(registry) or '(none registered)'}")
     overrides = _overrides(parser, args.parameters)
+    try:  # the backend the notebooks' runners will read from the environment: checked before any work
+        from common.runner import JOBS_VARIABLE, _backend_from_environment, check_backend
+
+        check_backend(*_backend_from_environment())
+    except ValueError as exc:
+        parser.error(f"{exc} (from the environment: unset {JOBS_VARIABLE}; reproduce.py takes --jobs N)")
     if args.scale == "smoke":
         os.environ.setdefault(paths.RESULTS_ROOT_VARIABLE, str(smoke_results_root()))
     keys = list(dict.fromkeys(args.notebooks)) or list(registry)
@@ -746,6 +752,7 @@ def main(argv=None, registry=None):
                      f"figures there; make {'them' if len(read_only) > 1 else 'it'} writable (e.g. chmod -R u+w), "
                      f"or point BO_RESULTS_ROOT / BO_FIGURES_ROOT elsewhere")
 
+    print(numeric_environment_line())
     previous_handler = signal.signal(signal.SIGTERM, _raise_interrupted)
     try:
         if args.runs_only:
@@ -759,6 +766,28 @@ def main(argv=None, registry=None):
         signal.signal(signal.SIGTERM, previous_handler)
 
 
+def numeric_environment_line():
+    """What this machine's BLAS kernels mean for the job: regeneration from the cache is byte for byte; new runs
+    enter the cache only under its kernels, and go to a cache of their own otherwise (common/store.py)."""
+    from common import store
+
+    kernels, recorded = store.process_versions()["kernels"], store.cache_kernels()
+    where = store.results_root_for(kernels)
+    if recorded is None or kernels == recorded:
+        new_runs = f"new runs: the cache's kernels, cached in {_shown(where)}"
+    else:
+        new_runs = f"new runs: other last bits than the cache's {recorded} runs, cached apart in {_shown(where)}"
+    return f"OpenBLAS kernels here: {kernels}; regeneration from the cache: byte for byte; {new_runs}"
+
+
+def _shown(path):
+    """A path relative to the repository where it lies inside it."""
+    try:
+        return f"{path.relative_to(paths.repo_root())}/"
+    except ValueError:
+        return f"{path}/"
+
+
 def unwritable_folders(plans, runs_only=False):
     """The folders a job would write to that this process may not write to (each checked at its nearest existing
     folder), before anything is computed or written: the result caches, and unless ``runs_only`` the staging
@@ -767,6 +796,8 @@ def unwritable_folders(plans, runs_only=False):
     if not runs_only:
         folders += [staging_root(), paths.output_root(), paths.scorecard_path().parent]
         folders += [folder.parent for plan in plans if "error" not in plan for folder in _destinations(plan)]
+        # A figures folder is moved aside whole when its new one goes in, which needs write access to it too.
+        folders += [_destinations(plan)[1] for plan in plans if "error" not in plan and _destinations(plan)[1].exists()]
     unwritable = []
     for folder in dict.fromkeys(folders):
         existing = next(path for path in [folder, *folder.parents] if path.exists())

@@ -13,8 +13,9 @@ they need, over an ``OPENBLAS_CORETYPE`` the environment may set (measured on an
 AMD Zen 5 machine whose environment sets ``OPENBLAS_CORETYPE=Haswell``: with the
 ``Haswell`` kernels bo_basics' runs differ from the cache in the 17th digit, and
 with ``SkylakeX`` they recompute bit for bit). On a CPU without AVX-512 the
-environment's or OpenBLAS's own choice stands, and cached runs may differ in the
-last bits there.
+environment's or OpenBLAS's own choice stands, and runs computed there may differ
+from the cached ones in the last bits: :mod:`common.store` keeps them apart, in a
+cache named by their kernels (:func:`kernel_name`).
 
 The environment variables only take effect if they are set before numpy is first
 imported (child processes inherit them); ``threadpoolctl`` limits the threads of a
@@ -23,6 +24,9 @@ BLAS that was already loaded, but its kernels can no longer change.
 import os
 
 THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+#: Forces these kernels past the pin (e.g. ``Haswell`` on an AVX-512 CPU): how `.ci/run` regenerates the outputs
+#: under other kernels than the cache's, as on a reader's CPU.
+FORCE_VARIABLE = "BO_FORCE_OPENBLAS_CORETYPE"
 BLAS_CORETYPE = "SkylakeX"
 # The CPU flags (as /proc/cpuinfo names them) that OpenBLAS's SkylakeX kernels need.
 BLAS_CORETYPE_FLAGS = frozenset({"avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl"})
@@ -40,14 +44,24 @@ def cpu_flags(cpuinfo="/proc/cpuinfo"):
     return frozenset()
 
 
-def pin_blas_kernels():
+def pin_blas_kernels(environ=None):
     """Ask OpenBLAS for the kernels the cached runs were computed with, if this CPU can run them.
+
+    Parameters
+    ----------
+    environ : dict, optional
+        The environment to set ``OPENBLAS_CORETYPE`` in (default: this process's, ``os.environ``).
+
+    ``$BO_FORCE_OPENBLAS_CORETYPE`` (:data:`FORCE_VARIABLE`), where set, is pinned instead.
 
     Returns the core type now in ``OPENBLAS_CORETYPE``, or None if OpenBLAS chooses by itself.
     """
-    if BLAS_CORETYPE_FLAGS <= cpu_flags():
-        os.environ["OPENBLAS_CORETYPE"] = BLAS_CORETYPE
-    return os.environ.get("OPENBLAS_CORETYPE")
+    environ = os.environ if environ is None else environ
+    if environ.get(FORCE_VARIABLE):
+        environ["OPENBLAS_CORETYPE"] = environ[FORCE_VARIABLE]
+    elif BLAS_CORETYPE_FLAGS <= cpu_flags():
+        environ["OPENBLAS_CORETYPE"] = BLAS_CORETYPE
+    return environ.get("OPENBLAS_CORETYPE")
 
 
 def pin_blas_threads():
@@ -59,10 +73,6 @@ def pin_blas_threads():
     except ImportError:  # pragma: no cover - threadpoolctl ships with scikit-learn
         return
     threadpool_limits(1)
-
-
-class NumericEnvironmentError(RuntimeError):
-    """This process computes with other BLAS kernels than the cached runs were computed with."""
 
 
 def blas_kernels():
@@ -78,26 +88,11 @@ def blas_kernels():
             if library.get("internal_api") == "openblas"}
 
 
-def check_blas_kernels(kernels=None, where="this process"):
-    """Raise :class:`NumericEnvironmentError` if an OpenBLAS of ``kernels`` (default: this process's,
-    :func:`blas_kernels`) runs other kernels than :data:`BLAS_CORETYPE` on a CPU that can run them.
-
-    That happens when numpy was imported before :mod:`common` set ``OPENBLAS_CORETYPE`` (a notebook whose first
-    import is numpy, a Dask worker started without the variable): runs computed there differ from the cache in
-    the last bits, so none may be computed.
-    """
-    if not BLAS_CORETYPE_FLAGS <= cpu_flags():
-        return
+def kernel_name(kernels=None):
+    """One name for a set of OpenBLAS kernels (default: this process's, :func:`blas_kernels`): the architecture,
+    e.g. ``"SkylakeX"``, or several joined by ``+`` where numpy's and scipy's differ; ``"unknown"`` if none."""
     kernels = blas_kernels() if kernels is None else kernels
-    other = {name: kernel for name, kernel in kernels.items() if kernel != BLAS_CORETYPE}
-    if other:
-        raise NumericEnvironmentError(
-            f"OpenBLAS in {where} runs other kernels ({other}) than the {BLAS_CORETYPE} kernels every cached run "
-            f"was computed with, so new runs would differ from them in the last bits. numpy was loaded before "
-            f"`common` pinned the kernels: import common before numpy (in a notebook, restart the kernel and run "
-            f"the import cell, which imports common first), or start the process with "
-            f"OPENBLAS_CORETYPE={BLAS_CORETYPE} in its environment (e.g. `OPENBLAS_CORETYPE={BLAS_CORETYPE} "
-            f"dask worker ...`).")
+    return "+".join(sorted({str(kernel) for kernel in kernels.values()})) or "unknown"
 
 
 pin_blas_kernels()

@@ -493,11 +493,35 @@ def claim(id, figure, statement, *, check=None, verdict=None, reason=None, metho
                  check=method or "", verdict=verdict, reason=reason, kind=kind, disclosure=disclosure, **estimation)
 
 
+#: Residuals of identities below this are reported as the bound, not as their digits: round-off's digits follow the
+#: CPU's BLAS kernels, and the published outputs must be the same on every CPU (README, "Reading it on another CPU").
+ROUND_OFF_FLOOR = 1e-12
+
+
+class UpperBound(float):
+    """A number known only to lie below its value; written ``< value``."""
+
+    def __str__(self):
+        return f"< {float(self):g}"
+
+
+def round_off(error, floor=ROUND_OFF_FLOOR):
+    """An identity's residual as reported: :class:`UpperBound` ``floor`` where it is below it, else the residual."""
+    error = float(error)
+    return UpperBound(floor) if error < floor else error
+
+
+def format_round_off(error, floor=ROUND_OFF_FLOOR):
+    """Text of :func:`round_off`: ``"< 1e-12"``, or the residual to two digits."""
+    bounded = round_off(error, floor)
+    return str(bounded) if isinstance(bounded, UpperBound) else f"{bounded:.2g}"
+
+
 def format_number(value):
-    """Compact text for a number, a paper number, an array or a mapping of them."""
+    """Compact text for a number, a paper number, a bound, an array or a mapping of them."""
     if value is None:
         return ""
-    if isinstance(value, PaperNumber):
+    if isinstance(value, (PaperNumber, UpperBound)):
         return str(value)
     if isinstance(value, Mapping):
         return "; ".join(f"{name}: {format_number(item)}" for name, item in value.items())

@@ -62,6 +62,14 @@ def results_dir(paper_key):
     return results_root() / check_paper_key(paper_key)
 
 
+def kernel_results_root(kernels):
+    """Folder of the runs computed under other BLAS kernels than the cache's (``output/results-by-kernels/<kernels>``,
+    not tracked): they differ from the cached runs in the last bits, so they never enter ``data/results``."""
+    if not isinstance(kernels, str) or not re.match(r"^[A-Za-z0-9+_.-]+$", kernels):
+        raise ValueError(f"kernels must be a kernel name such as 'Haswell'; got {kernels!r}")
+    return output_root() / "results-by-kernels" / kernels
+
+
 def figures_root():
     """Folder holding one figure folder per paper (``figures`` or ``$BO_FIGURES_ROOT``)."""
     return _root_from_environment(FIGURES_ROOT_VARIABLE, repo_root() / "figures")

@@ -27,9 +27,10 @@ HEARTBEAT_SECONDS = 10.0
 EXPIRES_AFTER_SECONDS = 120.0
 
 
-def lock_path(config):
-    """The lock file of a run: ``.<run key>.lock`` beside its result file."""
-    result = store.run_path(config)
+def lock_path(config, kernels=None):
+    """The lock file of a run: ``.<run key>.lock`` beside the result file that the kernels computing it will write
+    (``kernels``: see :func:`common.store.run_path`)."""
+    result = store.run_path(config, kernels)
     return result.with_name(f".{result.stem}.lock")
 
 
@@ -65,7 +66,8 @@ class RunClaims:
     heartbeat thread refreshes them.
     """
 
-    def __init__(self):
+    def __init__(self, kernels=None):
+        self._kernels = kernels  # of the processes that compute the claimed runs: where their results will go
         self._held = set()
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -84,7 +86,7 @@ class RunClaims:
 
     def try_claim(self, config):
         """Claim the run of ``config``; False if another live process holds it."""
-        path = lock_path(config)
+        path = lock_path(config, self._kernels)
         path.parent.mkdir(parents=True, exist_ok=True)
         for _ in range(2):
             try:
@@ -103,7 +105,7 @@ class RunClaims:
 
     def release(self, config):
         """Give up the claim on the run of ``config`` (its result is stored, or it will not be computed)."""
-        path = lock_path(config)
+        path = lock_path(config, self._kernels)
         with self._lock:
             held = path in self._held
             self._held.discard(path)

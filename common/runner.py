@@ -11,7 +11,12 @@ The run function is an importable module-level function ``run_fn(config) -> dict
 (worker processes import it by name). It must be deterministic given the
 configuration (randomness from :func:`common.seeding.make_rng` keyed by it);
 every process computes with one BLAS thread, so the results are bit-identical
-whichever backend or number of workers computes them.
+whichever backend or number of workers computes them, given the same BLAS kernels.
+A run computed under other kernels than the committed cache's (another CPU, a Dask
+worker started elsewhere) differs from it in the last bits; each run records the
+kernels of the process that computed it, and :mod:`common.store` caches such runs
+apart (``output/results-by-kernels/<kernels>/``), where later runs of the same kernels
+read them back.
 
 Each missing run is claimed (:mod:`common.run_claims`) before it is computed, so
 two processes filling the same grid share the work instead of doing it twice.
@@ -140,7 +145,8 @@ def check_dask(dask_address, timeout=DASK_CONNECT_SECONDS):
     try:
         with Client(dask_address, timeout=f"{timeout}s", set_as_default=False) as client:
             n_workers = len(client.scheduler_info()["workers"])
-            check_worker_kernels(client)
+            if n_workers:
+                worker_kernels(client)
     except (OSError, TimeoutError) as exc:
         raise ValueError(f"no Dask scheduler answers at {dask_address!r} within {timeout} s "
                          f"({type(exc).__name__}); start one with `dask scheduler`, or leave out --dask") from None
@@ -150,22 +156,29 @@ def check_dask(dask_address, timeout=DASK_CONNECT_SECONDS):
     return n_workers
 
 
-def _check_numeric_environment():
-    """Refuse other BLAS kernels than the committed cache's where runs would be saved into it; a cache elsewhere
-    (``$BO_RESULTS_ROOT``, e.g. a measurement of what other kernels change) keeps such runs apart, each recording
-    its kernels."""
-    if paths.results_root() == paths.repo_root() / "data" / "results":
-        _threads.check_blas_kernels()
+class MixedKernelsError(RuntimeError):
+    """The workers of a Dask cluster compute with different BLAS kernels, so one grid would mix their last bits."""
 
 
-def check_worker_kernels(client):
-    """Raise :class:`common._threads.NumericEnvironmentError` if a Dask worker's OpenBLAS runs other kernels than
-    the pinned ones (a worker started without ``OPENBLAS_CORETYPE``): found when the runner connects, before any
-    run is computed there."""
-    if paths.results_root() != paths.repo_root() / "data" / "results":
-        return
-    for worker, kernels in client.run(_threads.blas_kernels).items():
-        _threads.check_blas_kernels(kernels, where=f"Dask worker {worker}")
+def worker_kernels(client):
+    """The BLAS kernels (:func:`common._threads.kernel_name`) every worker of a Dask cluster computes with, read
+    from each worker before any run is computed there.
+
+    Raises
+    ------
+    MixedKernelsError
+        If the workers' kernels differ, naming each worker and its kernels.
+    """
+    kernels = client.run(lambda: store.process_versions()["kernels"])
+    names = set(kernels.values())
+    if len(names) > 1:
+        listing = "; ".join(f"{worker}: {name}" for worker, name in sorted(kernels.items()))
+        raise MixedKernelsError(
+            f"the Dask workers compute with different BLAS kernels ({listing}), so one grid's runs would differ in "
+            f"their last bits depending on the worker. Start every worker the same way, e.g. with "
+            f"`python -m common.dask_worker <scheduler address>` on CPUs of one kind, or give a worker "
+            f"OPENBLAS_CORETYPE=<one of {sorted(names)}> in its environment")
+    return names.pop() if names else store.process_versions()["kernels"]
 
 
 def code_version(run_fn):
@@ -219,6 +232,7 @@ class _Outcome:
     result: dict = None
     seconds: float = 0.0
     cpu_seconds: float = 0.0
+    versions: dict = None  # store.process_versions() of the process that computed the run
     error: str = None
     exception: BaseException = field(default=None, repr=False)
 
@@ -255,13 +269,12 @@ def _execute(run_fn, index, config, parent_pid=None):
         _exit_with_parent(parent_pid)
     start, cpu_start = time.perf_counter(), time.process_time()
     try:
-        _check_numeric_environment()
         # A copy, so that a run function mutating its configuration cannot change the key it is stored under.
         result = run_fn(copy.deepcopy(config))
     except Exception as exc:
         return _Outcome(index, error=traceback.format_exc(), exception=exc)
     return _Outcome(index, result=result, seconds=time.perf_counter() - start,
-                    cpu_seconds=time.process_time() - cpu_start)
+                    cpu_seconds=time.process_time() - cpu_start, versions=store.process_versions())
 
 
 def _outcomes_in_process(run_fn, tasks):
@@ -289,7 +302,6 @@ def _outcomes_dask(run_fn, tasks, dask_address):
     if not tasks:
         return
     with Client(dask_address, timeout=f"{DASK_CONNECT_SECONDS}s", set_as_default=False) as client:
-        check_worker_kernels(client)
         futures = client.map(_execute, [run_fn] * len(tasks), indices, configs, pure=False)
         try:
             for future in as_completed(futures, loop=client.loop):
@@ -298,7 +310,7 @@ def _outcomes_dask(run_fn, tasks, dask_address):
             client.cancel(futures)
 
 
-def _claimed_tasks(keys, unique, claims, held_by_others, found, version, recheck):
+def _claimed_tasks(keys, unique, claims, held_by_others, found, version, kernels, recheck):
     """``(index, config)`` of the runs of ``keys`` this process claims; the others are listed aside.
 
     With ``recheck``, a run stored meanwhile by another process is loaded instead
@@ -306,12 +318,12 @@ def _claimed_tasks(keys, unique, claims, held_by_others, found, version, recheck
     """
     for index, key in enumerate(keys):
         config = unique[key]
-        run = store.cached_run(config, version) if recheck else None
+        run = store.lookup(config, version, kernels)[0] if recheck else None
         if run is None and not claims.try_claim(config):
             held_by_others.append(key)
             continue
         if run is None and recheck:
-            run = store.cached_run(config, version)  # stored between the look-up and the claim
+            run = store.lookup(config, version, kernels)[0]  # stored between the look-up and the claim
             if run is not None:
                 claims.release(config)
         if run is not None:
@@ -378,15 +390,15 @@ def run_grid(configs, run_fn, *, n_jobs=None, dask_address=None, progress=True, 
     _check_importable(run_fn)
     version = code_version(run_fn)
     unique = _unique_configs(configs)
+    kernels = _computing_kernels(dask_address)
 
     runs, missing = {}, []
     for key, config in unique.items():
-        run, state, reason = (None, "missing", "") if recompute else store.lookup(config, version)
+        run, state, reason = (None, "missing", "") if recompute else store.lookup(config, version, kernels)
         if state in ("corrupt", "stale"):
             _counts[state].append(f"{key}: {reason}")
             warning = store.CorruptResultWarning if state == "corrupt" else store.StaleResultWarning
-            warnings.warn(f"ignoring result file {store.run_path(config)}: {reason}; recomputing it", warning,
-                          stacklevel=2)
+            warnings.warn(f"ignoring result file {reason}; recomputing it", warning, stacklevel=2)
         if run is None:
             missing.append(key)
         else:
@@ -395,14 +407,13 @@ def run_grid(configs, run_fn, *, n_jobs=None, dask_address=None, progress=True, 
     # Seed by seed: every cell's first seed before any cell's second (see the docstring).
     missing.sort(key=lambda key: unique[key].get("seed", 0))
     if missing:
-        _check_numeric_environment()  # this process: it computes runs too, or sets up the workers that do
         estimates = _estimates_by_key({key: unique[key] for key in missing}, version)
         paper_keys = sorted({unique[key]["paper"] for key in missing})
-        with _progress_bar(len(missing), len(runs), paper_keys, progress) as bar, RunClaims() as claims:
+        with _progress_bar(len(missing), len(runs), paper_keys, progress) as bar, RunClaims(kernels) as claims:
             cpu_done, pending, first_round = 0.0, missing, True
             while pending:
                 held_by_others, found = [], {}
-                tasks = _claimed_tasks(pending, unique, claims, held_by_others, found, version,
+                tasks = _claimed_tasks(pending, unique, claims, held_by_others, found, version, kernels,
                                        recheck=not (recompute and first_round))
                 if dask_address is not None:
                     outcomes = _outcomes_dask(run_fn, tasks, dask_address)
@@ -432,6 +443,17 @@ def run_grid(configs, run_fn, *, n_jobs=None, dask_address=None, progress=True, 
     return store.tidy_table([runs[key] for key in unique])
 
 
+def _computing_kernels(dask_address):
+    """The kernels that compute this grid's missing runs: this process's (local workers inherit its environment),
+    or the Dask workers' (:func:`worker_kernels`)."""
+    if dask_address is None:
+        return store.process_versions()["kernels"]
+    from distributed import Client
+
+    with Client(dask_address, timeout=f"{DASK_CONNECT_SECONDS}s", set_as_default=False) as client:
+        return worker_kernels(client)
+
+
 def _save(config, outcome, n_saved, version):
     described = f"run {store.run_key(config)} with config {canonical_json(config)}"
     if outcome.error is not None:
@@ -439,7 +461,7 @@ def _save(config, outcome, n_saved, version):
                              f"{outcome.error}") from outcome.exception
     try:
         return store.save_run(config, outcome.result, outcome.seconds, cpu_seconds=outcome.cpu_seconds,
-                              code_version=version)
+                              code_version=version, versions=outcome.versions)
     except (TypeError, ValueError) as exc:
         raise RunFailedError(f"{described} returned an invalid result: {exc}") from exc
 

@@ -24,6 +24,15 @@ either complete or absent. A file that cannot be read, lacks a field, fails its
 checksum or holds another configuration is reported with a
 :class:`CorruptResultWarning` and treated as missing; it is never loaded.
 
+Every run records the numeric environment of the process that computed it (on Dask,
+the worker's): its OpenBLAS kernels, numpy's and scipy's versions. A cache may carry a
+record, ``numeric_environment.json``, of the kernels its runs were computed with
+(``data/results`` has one); a run computed under other kernels rounds differently in
+the last bits, so it is saved apart, in ``output/results-by-kernels/<kernels>/``
+(:func:`common.paths.kernel_results_root`), and read back from there by processes that
+compute with the same kernels. The record also completes the files written before runs
+recorded their kernels.
+
 A run is *stale* when it was computed by another version of its code: the
 experiment module that holds a run function declares ``CODE_VERSION`` (an int),
 raised whenever a change alters the numbers its runs produce (the spot-check
@@ -40,8 +49,6 @@ import re
 import tempfile
 import tomllib
 import warnings
-import zipfile
-import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -59,6 +66,8 @@ RESERVED_NAMES = ("run_key", "eval", "run_seconds", "run_cpu_seconds")
 _KEY_PREFIX_FIELDS = ("experiment", "problem", "method")
 _ARRAY_PREFIX = "r."
 _CONFIG_ENTRY, _META_ENTRY, _CHECKSUM_ENTRY = "__config__", "__meta__", "__checksum__"
+#: The record of a cache's numeric environment, in its root folder (see the module docstring).
+NUMERIC_RECORD = "numeric_environment.json"
 _ALLOWED_KINDS = {"b": "bool", "i": "int", "u": "unsigned int", "f": "float", "U": "str"}
 
 
@@ -119,6 +128,11 @@ class StoredRun:
     path: Path
 
     @property
+    def kernels(self):
+        """The OpenBLAS kernels that computed the run (e.g. ``"SkylakeX"``)."""
+        return self.versions["kernels"]
+
+    @property
     def cost_seconds(self):
         """CPU seconds of the run, or its wall seconds where CPU time was not recorded."""
         return self.wall_time if self.cpu_seconds is None else self.cpu_seconds
@@ -172,9 +186,60 @@ def run_key(config):
     return f"{prefix}_{stable_hash(config)}"
 
 
-def run_path(config):
-    """Path of the file that holds (or will hold) the result of ``config``."""
-    return paths.results_dir(config["paper"]) / f"{run_key(config)}.npz"
+def cache_kernels(root=None):
+    """The kernels the runs of a cache were computed with, as its record :data:`NUMERIC_RECORD` states.
+
+    Parameters
+    ----------
+    root : path, optional
+        The cache's root folder (default: :func:`common.paths.results_root`).
+
+    Returns
+    -------
+    str or None
+        None for a cache without a record (a scratch cache, e.g. of smoke runs): runs of any kernels enter it.
+    """
+    record = numeric_record(root)
+    return None if record is None else record["kernels"]
+
+
+def numeric_record(root=None):
+    """The record :data:`NUMERIC_RECORD` of a cache as a dict, or None where it has none (see :func:`cache_kernels`)."""
+    path = (paths.results_root() if root is None else Path(root)) / NUMERIC_RECORD
+    try:
+        record = json.loads(path.read_text())
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"the cache's record {path} is unreadable ({exc}); restore it with `git checkout -- {path}`")
+    if not isinstance(record, dict) or not isinstance(record.get("kernels"), str):
+        raise ValueError(f"the cache's record {path} must be a JSON object with a 'kernels' name; restore it with "
+                         f"`git checkout -- {path}`")
+    return record
+
+
+def results_root_for(kernels):
+    """Root folder of the runs computed under ``kernels``: the cache (:func:`common.paths.results_root`) where its
+    record names these kernels or it has none, else :func:`common.paths.kernel_results_root`."""
+    root = paths.results_root()
+    recorded = cache_kernels(root)
+    return root if recorded is None or kernels == recorded else paths.kernel_results_root(kernels)
+
+
+def run_path(config, kernels=None, root=None):
+    """Path of the file that holds (or will hold) the result of ``config``.
+
+    Parameters
+    ----------
+    config : dict
+    kernels : str, optional
+        The kernels that compute the run (:func:`common._threads.kernel_name`); None: the cache itself.
+    root : path, optional
+        A cache of its own for the run, whatever its kernels (e.g. ``data/teaching``); None: as ``kernels`` says.
+    """
+    if root is None:
+        root = paths.results_root() if kernels is None else results_root_for(kernels)
+    return root / paths.check_paper_key(config["paper"]) / f"{run_key(config)}.npz"
 
 
 def _result_arrays(result):
@@ -221,15 +286,27 @@ def _checksum(config_json, meta_json, arrays):
 
 
 @functools.lru_cache(maxsize=1)
-def _versions():
+def process_versions():
+    """The numeric environment of this process, as a run records it: the versions of this library, numpy, scipy
+    and Python, the OpenBLAS libraries' kernels (``blas``) and their one name (``kernels``, what decides where a
+    run computed here is cached; see the module docstring)."""
     try:
         with open(paths.repo_root() / "pyproject.toml", "rb") as file:
             library = tomllib.load(file)["project"]["version"]
     except (OSError, KeyError, tomllib.TOMLDecodeError):
         library = "unknown"
-    kernels = "; ".join(f"{name}: {kernel}" for name, kernel in sorted(_threads.blas_kernels().items()))
+    kernels = _threads.blas_kernels()
+    blas = "; ".join(f"{name}: {kernel}" for name, kernel in sorted(kernels.items()))
     return {"library": library, "numpy": np.__version__, "scipy": scipy.__version__,
-            "python": platform.python_version(), "blas": kernels or "unknown"}
+            "python": platform.python_version(), "blas": blas or "unknown", "kernels": _threads.kernel_name(kernels)}
+
+
+def _check_versions(versions):
+    if not isinstance(versions, dict) or not isinstance(versions.get("kernels"), str) or not all(
+            isinstance(name, str) and isinstance(value, str) for name, value in versions.items()):
+        raise ValueError(f"versions must be a dict of str with a 'kernels' name, as common.store.process_versions() "
+                         f"returns it in the process that computed the run; got {versions!r}")
+    return dict(versions)
 
 
 def _seconds(name, value):
@@ -247,8 +324,11 @@ def check_code_version(code_version):
     return int(code_version)
 
 
-def save_run(config, result, wall_time, *, cpu_seconds=None, code_version):
+def save_run(config, result, wall_time, *, cpu_seconds=None, code_version, versions=None, root=None):
     """Write one run's result atomically and return it as read back from disk.
+
+    The run goes to the cache, or apart where it was computed under other kernels than the cache's
+    (:func:`results_root_for`).
 
     Parameters
     ----------
@@ -262,12 +342,17 @@ def save_run(config, result, wall_time, *, cpu_seconds=None, code_version):
         CPU seconds (process time) the run took; None if not measured.
     code_version : int
         ``CODE_VERSION`` of the run function's module.
+    versions : dict, optional
+        :func:`process_versions` of the process that computed the run (default: this one's).
+    root : path, optional
+        See :func:`run_path`.
 
     Returns
     -------
     StoredRun
     """
     validate_config(config)
+    versions = process_versions() if versions is None else _check_versions(versions)
     arrays = _result_arrays(result)
     wall_time = _seconds("wall_time", wall_time)
     cpu_seconds = None if cpu_seconds is None else _seconds("cpu_seconds", cpu_seconds)
@@ -282,14 +367,14 @@ def save_run(config, result, wall_time, *, cpu_seconds=None, code_version):
         "cpu_seconds": cpu_seconds,
         "code_version": code_version,
         "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        "versions": _versions(),
+        "versions": versions,
     })
     payload = {_ARRAY_PREFIX + name: array for name, array in arrays.items()}
     payload[_CONFIG_ENTRY] = np.asarray(config_json)
     payload[_META_ENTRY] = np.asarray(meta_json)
     payload[_CHECKSUM_ENTRY] = np.asarray(_checksum(config_json, meta_json, arrays))
 
-    path = run_path(config)
+    path = run_path(config, versions["kernels"], root)
     path.parent.mkdir(parents=True, exist_ok=True)
     # Same folder as the target, so os.replace is an atomic rename on one file system.
     with tempfile.NamedTemporaryFile(dir=path.parent, prefix=f".{key}.", suffix=".tmp", delete=False) as file:
@@ -320,18 +405,22 @@ def read_run(path, expected_config=None, code_version=None):
         If there is no such file.
     _Corrupt
         If the file is unreadable, incomplete, fails its checksum or holds a
-        configuration other than ``expected_config``.
+        configuration other than ``expected_config`` (whatever its bytes: no other exception escapes).
     _Stale
         If ``code_version`` is given and the run was computed by another one.
     """
     path = Path(path)
     try:
-        with np.load(path, allow_pickle=False) as npz:
-            entries = {name: npz[name] for name in npz.files}
-    except FileNotFoundError:
+        return _read_verified(path, expected_config, code_version)
+    except (FileNotFoundError, _Corrupt, _Stale):
         raise
-    except (zipfile.BadZipFile, zlib.error, OSError, ValueError, EOFError, KeyError) as exc:
+    except Exception as exc:  # a damaged zip or header can raise almost anything in numpy's or zipfile's readers
         raise _Corrupt(f"unreadable ({type(exc).__name__}: {exc})") from exc
+
+
+def _read_verified(path, expected_config, code_version):
+    with np.load(path, allow_pickle=False) as npz:
+        entries = {name: npz[name] for name in npz.files}
     missing = [name for name in (_CONFIG_ENTRY, _META_ENTRY, _CHECKSUM_ENTRY) if name not in entries]
     if missing:
         raise _Corrupt(f"missing field(s) {missing}")
@@ -361,23 +450,42 @@ def read_run(path, expected_config=None, code_version=None):
         cpu_seconds=meta["cpu_seconds"],
         code_version=meta["code_version"],
         created=meta["created"],
-        versions=meta["versions"],
+        versions=_completed_versions(meta["versions"], path),
         path=path,
     )
 
 
-def _warn_corrupt(path, reason):
-    warnings.warn(f"ignoring result file {path}: {reason}; the run counts as missing and will be recomputed",
+def _completed_versions(versions, path):
+    """A run's recorded versions with its kernels named: from its own ``blas`` record, else (a file written before
+    runs recorded their kernels) from the record of the cache it lies in, marked as such."""
+    versions = dict(versions)
+    if "kernels" not in versions and "blas" in versions:
+        versions["kernels"] = "+".join(sorted({entry.rsplit(": ", 1)[-1] for entry in versions["blas"].split("; ")}))
+    if "kernels" not in versions:
+        record = numeric_record(path.parent.parent)
+        if record is None:
+            versions["kernels"] = "unknown"
+        else:
+            for name in ("kernels", "numpy", "scipy"):
+                versions.setdefault(name, record.get(name, "unknown"))
+            versions["recorded_by"] = NUMERIC_RECORD
+    return versions
+
+
+def _warn_corrupt(reason):
+    warnings.warn(f"ignoring result file {reason}; the run counts as missing and will be recomputed",
                   CorruptResultWarning, stacklevel=3)
 
 
-def _warn_stale(path, reason):
-    warnings.warn(f"ignoring result file {path}: {reason}; the run counts as missing and will be recomputed",
+def _warn_stale(reason):
+    warnings.warn(f"ignoring result file {reason}; the run counts as missing and will be recomputed",
                   StaleResultWarning, stacklevel=3)
 
 
-def lookup(config, code_version=None):
+def lookup(config, code_version=None, kernels=None, root=None):
     """The stored run of ``config`` and its state, without warnings.
+
+    Looks in the cache, then among the runs computed apart under ``kernels`` (see :func:`results_root_for`).
 
     Parameters
     ----------
@@ -385,6 +493,10 @@ def lookup(config, code_version=None):
     code_version : int, optional
         The current ``CODE_VERSION`` of the run function's module; a run computed
         by another version is stale. None accepts any version.
+    kernels : str, optional
+        The kernels that would compute the run (default: this process's, ``process_versions()["kernels"]``).
+    root : path, optional
+        A cache of its own to look in instead (see :func:`run_path`).
 
     Returns
     -------
@@ -392,33 +504,38 @@ def lookup(config, code_version=None):
         None unless the state is ``"ok"``.
     state : {"ok", "missing", "corrupt", "stale"}
     reason : str
-        Why a file was not loaded (empty when ok or missing).
+        Why a file was not loaded, naming it (empty when ok or missing).
     """
-    path = run_path(config)
-    try:
-        return read_run(path, expected_config=config, code_version=code_version), "ok", ""
-    except FileNotFoundError:
-        return None, "missing", ""
-    except _Corrupt as exc:
-        return None, "corrupt", str(exc)
-    except _Stale as exc:
-        return None, "stale", str(exc)
+    kernels = process_versions()["kernels"] if kernels is None else kernels
+    places = dict.fromkeys([run_path(config, root=root), run_path(config, kernels, root)])
+    problem = None
+    for path in places:
+        try:
+            return read_run(path, expected_config=config, code_version=code_version), "ok", ""
+        except FileNotFoundError:
+            continue
+        except _Corrupt as exc:
+            problem = problem or ("corrupt", f"{path}: {exc}")
+        except _Stale as exc:
+            problem = problem or ("stale", f"{path}: {exc}")
+    return (None, "missing", "") if problem is None else (None, *problem)
 
 
-def cached_run(config, code_version=None):
+def cached_run(config, code_version=None, root=None):
     """The stored run of ``config``, or None if it is missing, corrupt or stale (the last two with a warning).
 
     Parameters
     ----------
     config : dict
     code_version : int, optional
+    root : path, optional
         See :func:`lookup`.
     """
-    run, state, reason = lookup(config, code_version)
+    run, state, reason = lookup(config, code_version, root=root)
     if state == "corrupt":
-        _warn_corrupt(run_path(config), reason)
+        _warn_corrupt(reason)
     elif state == "stale":
-        _warn_stale(run_path(config), reason)
+        _warn_stale(reason)
     return run
 
 
@@ -444,7 +561,7 @@ def scan(paper_key):
         try:
             runs.append(read_run(path))
         except _Corrupt as exc:
-            _warn_corrupt(path, exc)
+            _warn_corrupt(f"{path}: {exc}")
     return runs
 
 

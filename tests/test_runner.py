@@ -382,50 +382,92 @@ def _running(process):
         return False
 
 
-def _run_after_numpy_under_haswell(tmp_path, committed):
-    """A process that imports numpy before common under OPENBLAS_CORETYPE=Haswell (a notebook's first cell importing
-    numpy, in an environment that sets the variable) and runs one toy run into ``tmp_path``: as the committed cache
-    (its repository root moved to ``tmp_path``) or as a cache of its own (``$BO_RESULTS_ROOT``)."""
-    script = ("import numpy\nimport sys\nfrom pathlib import Path\nsys.path.insert(0, %r)\n"
-              "from toy_runs import toy_config, toy_run\nfrom common import paths, runner\n"
-              "paths.repo_root = lambda: Path(%r)\n"
-              "runner.run_grid([toy_config(0)], toy_run, n_jobs=1, progress=False)\n" % (str(TESTS_DIR), str(tmp_path)))
-    environment = {**os.environ, "OPENBLAS_CORETYPE": "Haswell"}
-    environment.pop("BO_RESULTS_ROOT", None)
-    if not committed:
-        environment["BO_RESULTS_ROOT"] = str(tmp_path / "elsewhere")
-    return subprocess.run([sys.executable, "-c", script], env=environment, capture_output=True, text=True,
-                          timeout=120)
+def _record_cache_kernels(root, kernels):
+    root.mkdir(parents=True, exist_ok=True)
+    (root / store.NUMERIC_RECORD).write_text(json.dumps({"kernels": kernels}))
 
 
-ON_A_CPU_WITH_THE_PINNED_KERNELS = pytest.mark.skipif(
-    not runner._threads.BLAS_CORETYPE_FLAGS <= runner._threads.cpu_flags(),
-    reason="the pinned OpenBLAS kernels cannot run on this CPU, so no other kernels can be told apart")
+def test_runs_under_other_kernels_than_the_caches_are_kept_apart_and_read_back(tmp_path, monkeypatch):
+    cache = tmp_path / "cache"
+    _record_cache_kernels(cache, "KernelsOfAnotherCPU")
+    monkeypatch.setenv("BO_RESULTS_ROOT", str(cache))
+    monkeypatch.setenv("BO_OUTPUT_ROOT", str(tmp_path / "output"))
+    ours = store.process_versions()["kernels"]
+    runner.run_grid(grid(n_seeds=2), toy_run, n_jobs=1, progress=False)
+    assert not (cache / "toy").exists()  # nothing entered the cache
+    apart = sorted((tmp_path / "output" / "results-by-kernels" / ours / "toy").glob("*.npz"))
+    assert len(apart) == 2 and {store.read_run(path).kernels for path in apart} == {ours}
+    runner.reset_run_counts()
+    runner.run_grid(grid(n_seeds=2), toy_run, n_jobs=1, progress=False)
+    assert runner.run_counts() == {"loaded": 2, "computed": 0, "corrupt": [], "stale": []}
 
 
-@ON_A_CPU_WITH_THE_PINNED_KERNELS
-def test_a_process_that_loaded_numpy_before_common_computes_nothing_into_the_committed_cache(tmp_path):
-    finished = _run_after_numpy_under_haswell(tmp_path, committed=True)
-    assert finished.returncode != 0 and "NumericEnvironmentError" in finished.stderr
-    assert "OPENBLAS_CORETYPE=SkylakeX" in finished.stderr and not (tmp_path / "data" / "results").exists()
-
-
-@ON_A_CPU_WITH_THE_PINNED_KERNELS
-def test_runs_under_other_kernels_are_kept_apart_in_a_cache_of_their_own_and_say_so(tmp_path, monkeypatch):
-    finished = _run_after_numpy_under_haswell(tmp_path, committed=False)
-    assert finished.returncode == 0, finished.stderr
-    monkeypatch.setenv("BO_RESULTS_ROOT", str(tmp_path / "elsewhere"))
+def test_runs_under_the_caches_kernels_enter_it_and_record_them(tmp_path, monkeypatch):
+    cache = tmp_path / "cache"
+    _record_cache_kernels(cache, store.process_versions()["kernels"])
+    monkeypatch.setenv("BO_RESULTS_ROOT", str(cache))
+    runner.run_grid(grid(n_seeds=1), toy_run, n_jobs=1, progress=False)
     (run,) = store.scan("toy")
-    assert "Haswell" in run.versions["blas"] and not (tmp_path / "data" / "results").exists()
+    assert run.kernels == store.process_versions()["kernels"] and run.versions["scipy"]
 
 
-def test_a_dask_worker_with_other_kernels_is_found_before_any_run(monkeypatch):
+def test_a_file_without_its_own_kernels_takes_them_from_its_caches_record(tmp_path, monkeypatch):
+    cache = tmp_path / "cache"
+    _record_cache_kernels(cache, "SkylakeX")
+    monkeypatch.setenv("BO_RESULTS_ROOT", str(cache))
+    versions = {"library": "0", "numpy": "1", "python": "3", "kernels": "SkylakeX"}
+    run = store.save_run(toy_config(0), toy_run(toy_config(0)), 0.1, code_version=1, versions=versions)
+    old = dict(run.versions)
+    del old["kernels"]
+    assert store._completed_versions(old, run.path)["kernels"] == "SkylakeX"
+    assert store._completed_versions(old, run.path)["recorded_by"] == store.NUMERIC_RECORD
+
+
+def _other_kernels():
+    """OpenBLAS kernels this CPU can run that differ from this process's, or None."""
+    from common import _threads
+    ours = store.process_versions()["kernels"]
+    for kernels, flags in (("Sandybridge", {"avx"}), ("Haswell", {"avx2", "fma"})):
+        if kernels != ours and flags <= _threads.cpu_flags():
+            return kernels
+    return None
+
+
+def test_a_dask_worker_with_other_kernels_sends_its_runs_apart_recording_its_own_kernels(tmp_path, monkeypatch):
+    distributed = pytest.importorskip("distributed")
+    other = _other_kernels()
+    if other is None:
+        pytest.skip("this CPU runs no other OpenBLAS kernels to start a worker with")
+    cache = tmp_path / "cache"
+    _record_cache_kernels(cache, store.process_versions()["kernels"])
+    monkeypatch.setenv("BO_RESULTS_ROOT", str(cache))
+    monkeypatch.setenv("BO_OUTPUT_ROOT", str(tmp_path / "output"))
+    monkeypatch.setenv("OPENBLAS_CORETYPE", other)  # inherited by the worker process before it loads numpy
+    with distributed.LocalCluster(processes=True, n_workers=1, threads_per_worker=1, dashboard_address=None) as cluster:
+        runner.run_grid(grid(n_seeds=2), toy_run, dask_address=cluster.scheduler_address, progress=False)
+    assert not (cache / "toy").exists()
+    apart = sorted((tmp_path / "output" / "results-by-kernels" / other / "toy").glob("*.npz"))
+    assert len(apart) == 2 and {store.read_run(path).kernels for path in apart} == {other}
+
+
+def test_dask_workers_with_different_kernels_are_refused_naming_each():
     class Client:
         def run(self, function):
-            return {"tcp://10.0.0.5:4000": {"libopenblas.so": runner._threads.BLAS_CORETYPE},
-                    "tcp://10.0.0.6:4000": {"libopenblas.so": "Haswell"}}
+            return {"tcp://10.0.0.5:4000": "SkylakeX", "tcp://10.0.0.6:4000": "Haswell"}
 
-    monkeypatch.setattr(runner._threads, "cpu_flags", lambda: runner._threads.BLAS_CORETYPE_FLAGS)
-    monkeypatch.delenv("BO_RESULTS_ROOT")  # the committed cache, which no other kernels may reach
-    with pytest.raises(runner._threads.NumericEnvironmentError, match="Dask worker tcp://10.0.0.6:4000"):
-        runner.check_worker_kernels(Client())
+    with pytest.raises(runner.MixedKernelsError, match="tcp://10.0.0.6:4000: Haswell"):
+        runner.worker_kernels(Client())
+
+
+def test_every_single_byte_corruption_of_a_run_file_reads_as_corrupt_never_as_an_exception(tmp_path):
+    config = toy_config(0)
+    path = store.save_run(config, toy_run(config), 0.1, code_version=1).path
+    original, expected = path.read_bytes(), store.read_run(path).result
+    for index in range(len(original)):
+        damaged = bytearray(original)
+        damaged[index] ^= 0xFF
+        path.write_bytes(bytes(damaged))
+        run, state, reason = store.lookup(config, 1)  # raises nothing, whatever the byte
+        # A byte of the zip's bookkeeping that numpy never reads (a time stamp, say) leaves the checksummed data whole.
+        assert state == "corrupt" and str(path) in reason or state == "ok" and all(
+            np.array_equal(run.result[name], value) for name, value in expected.items()), index

@@ -19,12 +19,16 @@ def test_cpu_flags_are_read_from_the_first_flags_line(tmp_path):
     ({"avx2", "fma"}, "Haswell", "Haswell"),
 ])
 def test_the_kernels_are_pinned_wherever_the_cpu_can_run_them(flags, inherited, expected, monkeypatch):
-    if inherited is None:
-        monkeypatch.delenv("OPENBLAS_CORETYPE", raising=False)
-    else:
-        monkeypatch.setenv("OPENBLAS_CORETYPE", inherited)
+    environ = {} if inherited is None else {"OPENBLAS_CORETYPE": inherited}
     monkeypatch.setattr(_threads, "cpu_flags", lambda: frozenset(flags))
-    assert _threads.pin_blas_kernels() == expected
+    assert _threads.pin_blas_kernels(environ) == expected
+    assert environ.get("OPENBLAS_CORETYPE") == expected
+
+
+def test_forced_kernels_pass_the_pin(monkeypatch):
+    monkeypatch.setattr(_threads, "cpu_flags", lambda: _threads.BLAS_CORETYPE_FLAGS)
+    environ = {_threads.FORCE_VARIABLE: "Sandybridge"}
+    assert _threads.pin_blas_kernels(environ) == "Sandybridge" == environ["OPENBLAS_CORETYPE"]
 
 
 def test_this_process_runs_one_blas_thread_with_the_pinned_kernels_where_the_cpu_can_run_them():
@@ -35,16 +39,41 @@ def test_this_process_runs_one_blas_thread_with_the_pinned_kernels_where_the_cpu
         assert {pool["architecture"] for pool in pools} == {_threads.BLAS_CORETYPE}
 
 
-@pytest.mark.parametrize("flags, kernels, refused", [
-    (_threads.BLAS_CORETYPE_FLAGS, {"libopenblas.so": _threads.BLAS_CORETYPE}, False),
-    (_threads.BLAS_CORETYPE_FLAGS, {"libopenblas.so": _threads.BLAS_CORETYPE, "libscipy.so": "Haswell"}, True),
-    ({"avx2", "fma"}, {"libopenblas.so": "Haswell"}, False),  # the pinned kernels cannot run here: nothing to check
+@pytest.mark.parametrize("kernels, name", [
+    ({"libopenblas.so": "SkylakeX", "libscipy_openblas.so": "SkylakeX"}, "SkylakeX"),
+    ({"libopenblas.so": "SkylakeX", "libscipy_openblas.so": "Haswell"}, "Haswell+SkylakeX"),
+    ({}, "unknown"),
 ])
-def test_other_kernels_than_the_pinned_ones_are_refused_where_the_cpu_can_run_them(flags, kernels, refused,
-                                                                                   monkeypatch):
-    monkeypatch.setattr(_threads, "cpu_flags", lambda: frozenset(flags))
-    if refused:
-        with pytest.raises(_threads.NumericEnvironmentError, match="import common before numpy"):
-            _threads.check_blas_kernels(kernels)
-    else:
-        _threads.check_blas_kernels(kernels)
+def test_a_set_of_kernels_has_one_name(kernels, name):
+    assert _threads.kernel_name(kernels) == name
+
+
+def test_a_dead_notebook_kernel_fails_its_cell_at_once_not_after_the_timeout():
+    import importlib.util
+    import time
+    from queue import Empty
+
+    from common import paths
+    spec = importlib.util.spec_from_file_location("notebook_conftest", paths.notebooks_dir() / "conftest.py")
+    conftest = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(conftest)
+
+    class DeadKernelManager:
+        provisioner = None
+
+        def is_alive(self):
+            return False
+
+    class Kernel:
+        km = DeadKernelManager()
+
+        class kc:  # noqa: N801  (jupyter_client's attribute name)
+            @staticmethod
+            def get_iopub_msg(timeout=None):
+                time.sleep(min(timeout, 0.05))
+                raise Empty
+
+    start = time.monotonic()
+    with pytest.raises(conftest.DeadKernelError, match="kernel died"):
+        conftest._get_message_or_fail_if_dead(Kernel(), "iopub", timeout=2000)
+    assert time.monotonic() - start < 5

@@ -14,10 +14,14 @@ the acquisition maximized by DIRECT.
 
 The notebook's 1-D illustrations use :func:`forrester`.
 """
+import time
+
 import numpy as np
 
+from common import paths, store
 from common.acquisitions import thompson_sample
-from common.bo import GPAcquisitionMethod, RandomSearch, run_bo
+from common.bo import BayesianOptimization, GPAcquisitionMethod, RandomSearch, run_bo
+from common.gp import GaussianProcess
 from common.kernels import Matern
 from common.metrics import simple_regret
 from common.optimizers import direct_maximize
@@ -173,33 +177,118 @@ def run(config, iterations=None):
             "likelihood_failures": record.get("likelihood_failures", 0)}
 
 
+# --------------------------------------------------------------------------- the 1-D teaching figures
+#: The four first evaluations of the teaching figures, none near the maximizer x* = 0.757.
+TEACHING_X0 = np.array([[0.1], [0.4], [0.6], [0.9]])
+#: The teaching figures' computations as one cached run (:func:`teaching_arrays`): drawn from stored arrays, the
+#: figures come out the same on every CPU, whose BLAS kernels change a fitted GP's last bits (and a figure's pixels).
+TEACHING_CONFIG = {"paper": PAPER, "experiment": "teaching", "problem": "forrester", "n_grid": 501,
+                   "n_iterations": 9, "seed": 0}
+#: Where that run is kept: a committed cache of its own, since it holds arrays to draw, not a benchmark's runs.
+TEACHING_ROOT = paths.repo_root() / "data" / "teaching"
+
+
+def teaching_gp(X, y):
+    """The GP of the teaching figures: Matérn-5/2 on standardized observations, noise variance 1e-6,
+    hyperparameters by maximum marginal likelihood (5 restarts)."""
+    gp = GaussianProcess(make_kernel(1), noise_variance=1e-6, y_transform="standardize").fit(X, y)
+    return gp.fit_hyperparameters(make_rng(PAPER, "teaching", "hyperparameters"), n_restarts=5)
+
+
+def teaching_loop_method():
+    """EI maximized by DIRECT (200 evaluations), on the teaching GP's kernel, hyperparameters refitted each step."""
+    return GPAcquisitionMethod(make_kernel(1), FORRESTER_BOUNDS, acquisition="EI", y_transform="standardize",
+                               optimizer="direct", optimizer_options={"max_evals": 200})
+
+
+def teaching_run(config, iterations=None):
+    """The computations of the teaching figures on the Forrester function, as a run of the result store.
+
+    The posterior of :func:`teaching_gp` after :data:`TEACHING_X0` on a grid of ``n_grid`` points, three posterior
+    samples and one Thompson draw; then ``n_iterations`` (or ``iterations``) steps of the EI loop of
+    :func:`teaching_loop_method`, each with the posterior and EI it saw and the query it chose.
+
+    Returns
+    -------
+    dict
+        ``grid``, ``mean``, ``std``, ``thompson`` (n_grid,), ``samples`` (3, n_grid), the fitted ``lengthscale``,
+        ``variance`` and ``log_marginal_likelihood``; per loop step ``loop_mean``, ``loop_std``, ``loop_ei``
+        (steps, n_grid) and ``loop_next`` (steps,); the loop's ``loop_X``, ``loop_y`` and ``loop_iterations``.
+    """
+    grid = np.linspace(0.0, 1.0, config["n_grid"])[:, None]
+    X0, y0 = TEACHING_X0, forrester(TEACHING_X0)
+    gp = teaching_gp(X0, y0)
+    mean, std = gp.predict(grid, return_std=True)
+    samples = gp.sample(grid, 3, make_rng(PAPER, "teaching", "posterior samples"))
+    thompson = gp.sample(grid, 1, make_rng(PAPER, "teaching", "thompson"))[0]
+
+    method = teaching_loop_method()
+    loop = BayesianOptimization(FORRESTER_BOUNDS, method, make_rng(PAPER, "teaching", "loop"))
+    loop.tell(X0, y0)
+    steps = {"loop_mean": [], "loop_std": [], "loop_ei": [], "loop_next": []}
+    n_steps = config["n_iterations"] if iterations is None else min(iterations, config["n_iterations"])
+    for _ in range(n_steps):
+        best = loop.y.max()
+        x_next = loop.ask()
+        step_mean, step_std = method.last_gp.predict(grid, return_std=True)
+        steps["loop_mean"].append(step_mean)
+        steps["loop_std"].append(step_std)
+        steps["loop_ei"].append(method.make_acquisition(loop.iteration, best=best)(method.last_gp, grid))
+        steps["loop_next"].append(x_next[0, 0])
+        loop.tell(x_next, forrester(x_next))
+    return {"grid": grid[:, 0], "mean": mean, "std": std, "samples": samples, "thompson": thompson,
+            "lengthscale": float(gp.kernel.lengthscale[0]), "variance": float(gp.kernel.variance),
+            "log_marginal_likelihood": float(gp.log_marginal_likelihood()),
+            **{name: np.array(values) for name, values in steps.items()},
+            "loop_X": loop.X[:, 0], "loop_y": loop.y, "loop_iterations": loop.iterations}
+
+
+def teaching_arrays():
+    """The result of :func:`teaching_run` at :data:`TEACHING_CONFIG`: read from :data:`TEACHING_ROOT`, computed
+    and stored there where it is missing (or computed by another ``CODE_VERSION``).
+
+    Returns
+    -------
+    dict
+        See :func:`teaching_run`.
+    """
+    run = store.cached_run(TEACHING_CONFIG, CODE_VERSION, root=TEACHING_ROOT)
+    if run is None:
+        start, cpu_start = time.perf_counter(), time.process_time()
+        result = teaching_run(TEACHING_CONFIG)
+        run = store.save_run(TEACHING_CONFIG, result, time.perf_counter() - start,
+                             cpu_seconds=time.process_time() - cpu_start, code_version=CODE_VERSION,
+                             root=TEACHING_ROOT)
+    return run.result
+
+
 # --------------------------------------------------------------------------- drawing helpers of the notebook
-def plot_posterior(ax, grid, gp, X, y, objective=None, n_std=2.0):
+def plot_posterior(ax, x, mean, std, X, y, objective=None, n_std=2.0):
     """Draw a 1-D GP posterior: mean, a band of ± ``n_std`` standard deviations, the data.
 
     Parameters
     ----------
     ax : matplotlib.axes.Axes
-    grid : ndarray of shape (m, 1)
-    gp : fitted :class:`~common.gp.GaussianProcess`
-    X, y : the observations, shapes (n, 1) and (n,)
+    x : ndarray of shape (m,)
+        The points of the grid.
+    mean, std : ndarray of shape (m,)
+        The posterior mean and standard deviation there.
+    X, y : the observations, shapes (n,) or (n, 1), and (n,)
     objective : callable, optional
         Drawn dashed, for comparison.
     n_std : float
     """
-    mean, std = gp.predict(grid, return_std=True)
-    x = grid[:, 0]
+    X = np.asarray(X).reshape(-1)
     if objective is not None:
-        ax.plot(x, objective(grid), "k--", lw=1, label="objective f")
+        ax.plot(x, objective(x[:, None]), "k--", lw=1, label="objective f")
     ax.plot(x, mean, color="C0", label=r"posterior mean $\mu$")
     ax.fill_between(x, mean - n_std * std, mean + n_std * std, color="C0", alpha=0.2, lw=0,
                     label=rf"$\mu \pm {n_std:g}\sigma$")
-    ax.plot(X[:, 0], y, "o", color="k", ms=4, label="observations")
+    ax.plot(X, y, "o", color="k", ms=4, label="observations")
 
 
-def plot_acquisition(ax, grid, values, label, color="C1"):
-    """Draw an acquisition function on ``grid`` and mark its maximizer with a triangle."""
-    x = grid[:, 0]
+def plot_acquisition(ax, x, values, label, color="C1"):
+    """Draw an acquisition function at the points ``x`` (shape (m,)) and mark its maximizer with a triangle."""
     best = int(np.argmax(values))
     ax.plot(x, values, color=color, label=label)
     ax.plot(x[best], values[best], "v", color=color, ms=7)

@@ -430,9 +430,11 @@ def identity_holds(names):
     def measure(table, params, limits):
         errors = {name: error for name, error in lemma_errors().items() if name in names}
         failing = [name for name, error in errors.items() if not error <= limits["tolerance"]]
-        reason = "largest errors " + ", ".join(f"{name} {error:.2g}" for name, error in errors.items()) + (
+        reason = "largest errors " + ", ".join(f"{name} {claims.format_round_off(error)}"
+                                               for name, error in errors.items()) + (
             f"; above tolerance: {', '.join(failing)}" if failing else "")
-        return Evidence((len(errors) - len(failing)) / len(errors), reason, ours=errors)
+        return Evidence((len(errors) - len(failing)) / len(errors), reason,
+                        ours={name: claims.round_off(error) for name, error in errors.items()})
 
     return measure
 

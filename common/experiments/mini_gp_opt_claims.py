@@ -279,8 +279,9 @@ def unique_posterior_error(table, params, limits):
         y += list(values)
     mean, std = GaussianProcess(kernel, lam).fit(arms[rows], np.array(y)).predict(arms, return_std=True)
     error = max(np.max(np.abs(posterior.mean - mean)), np.max(np.abs(posterior.variance - std**2)))
-    return Evidence(float(error <= limits["tolerance"]), f"max error {error:.2g} on 60 arms, 6 epochs, 43 rows",
-                    ours=float(error))
+    return Evidence(float(error <= limits["tolerance"]),
+                    f"max error {claims.format_round_off(error)} on 60 arms, 6 epochs, 43 rows",
+                    ours=claims.round_off(error))
 
 
 def _mini_runs(threshold=1.1):
@@ -322,7 +323,7 @@ def switch_count_bound(table, params, limits):
     return Evidence(float(holds), f"over {len(records)} runs, smallest 2 sigma~^2_j B_j / (C^2 - 1) of an epoch sized "
                     f"by the rule: "
                     f"{min(first_steps):.5g}; smallest bound / h: {min(ratios):.3g}; the chain rule of logdet_T "
-                    f"within {max(errors):.1g} (relative); the stated bound with (1 + kappa^2/lambda) is "
+                    f"within {claims.format_round_off(max(errors))} (relative); the stated bound with (1 + kappa^2/lambda) is "
                     f"{min(stated):.3g}-{max(stated):.3g} T here, looser than h <= T", ours=min(first_steps))
 
 
