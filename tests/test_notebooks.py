@@ -16,7 +16,10 @@
   Where this process computes with other BLAS kernels than a run recorded (a CPU
   without AVX-512 for the committed SkylakeX runs), bit for bit cannot hold: the
   test warns first, naming the CPU and both kernels, and compares floats to
-  ``SPOT_CHECK_RTOL`` (integers, booleans and text still exactly).
+  ``SPOT_CHECK_RTOL`` (integers, booleans and text still exactly); a run whose
+  two BO iterations already query another point (a near-tie of the acquisition's
+  maximum, which the last bits decide) is named in the warning, and at most
+  ``SPOT_CHECK_DIVERGED_SHARE`` of the sampled runs may do so.
 
 The committed notebooks' own outputs are checked by nbval (``--nbval-lax`` in
 pyproject.toml), which re-executes them against the committed cache.
@@ -42,6 +45,10 @@ TIMING_RESULTS = ("wall_time", "algorithm_seconds")
 # How far a recomputed float may lie from the stored one where the BLAS kernels differ: other kernels round the last
 # bits differently (about 1e-16 relative a solve), which two BO iterations grow to about 1e-10 at most here.
 SPOT_CHECK_RTOL = 1e-6
+# The share of sampled runs that may leave that tolerance under other kernels (measured on an AVX2 EPYC under
+# Haswell's kernels: 3 of random_exploration's 82 sampled runs and 3 of bo_pp's 176, each querying another point
+# within its first two iterations; the other papers' none).
+SPOT_CHECK_DIVERGED_SHARE = 0.1
 
 
 def cpu_model():
@@ -158,8 +165,20 @@ def test_every_cell_of_the_cache_recomputes_to_the_stored_numbers(key, monkeypat
                       f"floats to rtol {SPOT_CHECK_RTOL:g} instead of bit for bit", stacklevel=1)
     recomputed = joblib.Parallel(n_jobs=SPOT_CHECK_JOBS)(
         joblib.delayed(_recompute_prefix)(key, run.config) for run in cells)
+    diverged = []
     for stored, result in zip(cells, recomputed):
-        _assert_prefix_equal(stored, result, kernels)
+        try:
+            _assert_prefix_equal(stored, result, kernels)
+        except AssertionError as exc:
+            if stored.kernels == kernels:
+                raise
+            diverged.append(f"{stored.key}: {str(exc).strip().splitlines()[0][:200]}")
+    if diverged:
+        warnings.warn(f"{key}: {len(diverged)} of {len(cells)} sampled runs left rtol {SPOT_CHECK_RTOL:g} under "
+                      f"{kernels} kernels: " + "; ".join(diverged), stacklevel=1)
+    assert len(diverged) <= SPOT_CHECK_DIVERGED_SHARE * len(cells), (
+        f"{key}: {len(diverged)} of {len(cells)} sampled runs differ from the cache beyond rtol {SPOT_CHECK_RTOL:g} "
+        f"under {kernels} kernels on {cpu_model()} (allowed: {SPOT_CHECK_DIVERGED_SHARE:.0%}): " + "; ".join(diverged))
 
 
 def test_the_teaching_figures_arrays_recompute_to_the_stored_ones():
