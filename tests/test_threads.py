@@ -74,6 +74,6 @@ def test_a_dead_notebook_kernel_fails_its_cell_at_once_not_after_the_timeout():
                 raise Empty
 
     start = time.monotonic()
-    with pytest.raises(conftest.DeadKernelError, match="kernel died"):
+    with pytest.raises(RuntimeError, match="kernel died"):  # the DeadKernelError of whichever copy patched nbval
         conftest._get_message_or_fail_if_dead(Kernel(), "iopub", timeout=2000)
     assert time.monotonic() - start < 5
