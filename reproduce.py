@@ -628,7 +628,7 @@ def grids_table(registry):
         keys = {store.run_key(config) for config in grid}
         version = code_version(module.run)
         papers = sorted({config["paper"] for config in grid})
-        cached = [run for paper in papers for run in store.scan(paper)
+        cached = [run for paper in papers for run in store.scan_records(paper)
                   if run.key in keys and run.code_version == version]
         seconds = sum(run.cost_seconds for run in cached)
         rows.append({"notebook": f"`{key}`", "published configuration": published_label(module.PUBLISHED),

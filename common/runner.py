@@ -582,8 +582,10 @@ def _papers(configs_by_key):
 
 
 def _recorded_runs(papers, code_version=None):
-    """The stored runs of ``papers``; only those of ``code_version`` unless it is None."""
-    return [run for paper in papers for run in store.scan(paper)
+    """The stored runs of ``papers`` (:class:`common.store.RunRecord`); only those of ``code_version`` unless it is
+    None."""
+    kernels = store.process_versions()["kernels"]
+    return [run for paper in papers for run in store.scan_records(paper, kernels)
             if code_version is None or run.code_version == code_version]
 
 

@@ -289,3 +289,22 @@ def test_the_p_value_is_scipys_on_the_first_and_on_a_repeated_comparison(differe
     expected = scipy_stats.wilcoxon(better - plain).pvalue
     for _ in range(2):  # the second comparison reads the cached p-value
         assert stats.paired_comparison(better, plain, higher_is_better=True).p_value == expected
+
+
+def test_the_vectorized_exact_signed_rank_test_gives_scipys_p_value_to_the_bit():
+    from scipy import stats as scipy_stats
+
+    from common.stats import _signed_rank_p_value
+    rng = np.random.default_rng(0)
+    checked = 0
+    for n in range(2, 14):
+        for _ in range(15):
+            # Values on a coarse grid, so that |differences| tie, as flat regret curves make them.
+            differences = rng.integers(-4, 5, size=n).astype(float) * rng.choice([0.25, 1.5, 1e-3])
+            differences = differences[differences != 0]
+            if differences.size < 1:
+                continue
+            expected = float(scipy_stats.wilcoxon(differences).pvalue)
+            assert _signed_rank_p_value(differences.tobytes()) == expected, differences
+            checked += 1
+    assert checked > 150
