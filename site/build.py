@@ -683,6 +683,7 @@ def stage(source_dir):
     for entry in entries:
         origin = REPO / "notebooks" / entry["notebook"]
         raw = origin.read_bytes()
+        _check_notebook(origin, raw)
         write_if_changed(source_dir / "notebooks" / entry["notebook"], raw)
         staged[f"notebooks/{entry['notebook']}"] = f"notebooks/{entry['notebook']}"
         key = entry["key"]
@@ -706,23 +707,42 @@ def stage(source_dir):
     return entries
 
 
+def _check_notebook(path, raw):
+    """Stop the build, naming ``path``, if its bytes are not a notebook (before anything of the old site is gone)."""
+    import nbformat
+
+    try:
+        nbformat.validate(nbformat.reads(raw.decode("utf-8"), as_version=4))
+    except Exception as exc:  # undecodable bytes, broken JSON, or JSON that is not a notebook
+        raise SystemExit(f"error: {path.relative_to(REPO)} is not a readable notebook ({type(exc).__name__}: "
+                         f"{str(exc).splitlines()[0][:200]}); restore it with `git checkout -- "
+                         f"{path.relative_to(REPO)}` or regenerate it with `python reproduce.py`. The previous site "
+                         f"is kept.") from None
+
+
 def build(out, jobs=1, quiet=True):
-    """Stage the sources and build the HTML into ``out/html``; return (seconds, number of pages, warnings)."""
+    """Stage the sources and build the HTML into ``out/html``; return (seconds, number of pages, warnings).
+
+    The HTML is built beside the previous site and replaces it only when the build succeeded."""
     from sphinx.cmd.build import build_main
 
     started = time.perf_counter()
     out = Path(out).resolve()
     source_dir, html_dir, doctrees = out / "source", out / "html", out / "doctrees"
+    new_html = out / "html.new"
     stage(source_dir)
-    for folder in (html_dir, doctrees):
+    for folder in (new_html, doctrees):
         shutil.rmtree(folder, ignore_errors=True)
     warnings = out / "warnings.log"
     arguments = ["-b", "html", "-d", str(doctrees), "-j", str(jobs), "-w", str(warnings), "-E"]
     if quiet:
         arguments.append("-q")
-    status = build_main([*arguments, str(source_dir), str(html_dir)])
+    status = build_main([*arguments, str(source_dir), str(new_html)])
     if status != 0:
-        raise SystemExit(f"error: sphinx-build failed (exit status {status}); see {warnings}")
+        raise SystemExit(f"error: sphinx-build failed (exit status {status}); see {warnings}. The previous site "
+                         f"is kept.")
+    shutil.rmtree(html_dir, ignore_errors=True)
+    new_html.rename(html_dir)
     pages = sum(1 for path in html_dir.rglob("*.html")
                 if path.relative_to(html_dir).parts[0] not in ("_static", "_sources"))
     return time.perf_counter() - started, pages, warnings

@@ -434,6 +434,7 @@ def _other_kernels():
 
 
 def test_a_dask_worker_with_other_kernels_sends_its_runs_apart_recording_its_own_kernels(tmp_path, monkeypatch):
+    from common import _threads
     distributed = pytest.importorskip("distributed")
     other = _other_kernels()
     if other is None:
@@ -442,7 +443,9 @@ def test_a_dask_worker_with_other_kernels_sends_its_runs_apart_recording_its_own
     _record_cache_kernels(cache, store.process_versions()["kernels"])
     monkeypatch.setenv("BO_RESULTS_ROOT", str(cache))
     monkeypatch.setenv("BO_OUTPUT_ROOT", str(tmp_path / "output"))
-    monkeypatch.setenv("OPENBLAS_CORETYPE", other)  # inherited by the worker process before it loads numpy
+    # Inherited by the worker process before it loads numpy, past the pin of common/_threads.py.
+    monkeypatch.setenv("OPENBLAS_CORETYPE", other)
+    monkeypatch.setenv(_threads.FORCE_VARIABLE, other)
     with distributed.LocalCluster(processes=True, n_workers=1, threads_per_worker=1, dashboard_address=None) as cluster:
         runner.run_grid(grid(n_seeds=2), toy_run, dask_address=cluster.scheduler_address, progress=False)
     assert not (cache / "toy").exists()

@@ -391,3 +391,15 @@ def test_jupyter_lab_and_nbconvert_come_with_the_set_up():
         result = subprocess.run([executable, *command[1:]], capture_output=True, text=True, timeout=120)
         assert result.returncode == 0, result.stderr
         assert result.stdout.strip().splitlines()[-1] == pins[package], (command, result.stdout)
+
+
+def test_a_corrupt_notebook_stops_the_build_naming_it():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("site_build", REPO / "site" / "build.py")
+    site_build = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(site_build)
+    notebook = REPO / "notebooks" / "bo_pp.ipynb"
+    for damaged in (notebook.read_bytes()[:500], b"\xff\xfe", b'{"cells": 3}'):
+        with pytest.raises(SystemExit, match="notebooks/bo_pp.ipynb is not a readable notebook.*previous site"):
+            site_build._check_notebook(notebook, damaged)
+    site_build._check_notebook(notebook, notebook.read_bytes())  # the committed one passes
