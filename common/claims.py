@@ -950,7 +950,7 @@ class ClaimSpec:
             rule += f", partly at >= {self.partly_at:.3g}" if self.partly_at is not None else ", no partly"
         return f"{self.quantity}. {self.test} ({rule}{limits})"
 
-    def evaluate(self, table, params):
+    def evaluate(self, table, params, rules=None):
         """Measure the claim on the runs and apply the thresholds.
 
         Parameters
@@ -959,6 +959,8 @@ class ClaimSpec:
             The tidy table of runs (:func:`common.store.tidy_table`).
         params : dict
             The resolved parameters of the execution.
+        rules : {None, "2026-11-25"}
+            None: the judging rules in force; ``"2026-11-25"``: the rules before issue 40 (see :meth:`verdict_of`).
 
         Returns
         -------
@@ -983,23 +985,31 @@ class ClaimSpec:
                 raise ValueError(f"claim spec {self.id!r}: an identity must always be measured; "
                                  f"measure returned no score ({evidence.reason})")
             return Check("not run at this scale", evidence.reason, method, paper=evidence.paper)
-        verdict = self.verdict_of(evidence.score, evidence.reachable)
+        verdict = self.verdict_of(evidence.score, evidence.reachable, rules)
         if evidence.reachable is not None and evidence.score_by_p_value is not None:
             estimation["verdict_by_p_value"] = self.verdict_of(evidence.score_by_p_value, None)
         if verdict != "inconclusive":
             estimation["seeds_to_decide"] = ""
         reason = f"score {evidence.score:.3g}: {evidence.reason}"
+        if verdict == "not reproduced" and self.verdict_of(evidence.score, evidence.reachable,
+                                                           "2026-11-25") == "inconclusive":
+            reason = (f"{AS_STATED}: at most {evidence.reachable:.3g} of its cells can still be supported, below "
+                      f"the {self.reproduced_at:.3g} its words need; {reason}")
         return Check(verdict, reason, method, ours=evidence.ours, paper=evidence.paper, **estimation)
 
-    def verdict_of(self, score, reachable):
+    def verdict_of(self, score, reachable, rules=None):
         """The verdict of a score under the spec's thresholds.
 
         Without ``reachable`` (None), the score alone decides: reproduced,
         partly reproduced or not reproduced (for an identity: verified or not).
         With it (a claim judged by estimation), "not reproduced" needs the runs
-        to contradict the claim: ``reachable``, the score if every undecided cell
-        went the paper's way, is below the lowest threshold; a score below that
-        threshold that undecided cells could still lift above it is "inconclusive".
+        to contradict the claim as stated: ``reachable``, the score if every
+        undecided cell went the paper's way, is below ``reproduced_at``, what the
+        claim's words need (its "all", "most", "every"), and the score has not
+        reached "partly reproduced"; a score that undecided cells could still lift
+        to ``reproduced_at`` is "inconclusive". Under ``rules="2026-11-25"`` (the
+        rules before issue 40) a claim stayed "inconclusive" while undecided cells
+        could lift it to its lowest threshold.
         """
         # Scores are ratios of small counts, thresholds too; the slack keeps k/n >= k/n exact.
         slack = 1e-12
@@ -1010,7 +1020,8 @@ class ClaimSpec:
         if self.partly_at is not None and score >= self.partly_at - slack:
             return "partly reproduced"
         lowest = self.partly_at if self.partly_at is not None else self.reproduced_at
-        if reachable is not None and reachable >= lowest - slack:
+        needed = lowest if rules == "2026-11-25" else self.reproduced_at
+        if reachable is not None and reachable >= needed - slack:
             return "inconclusive"
         return "not reproduced"
 
@@ -1106,7 +1117,27 @@ def judge(specs, table, params, *, ran=None):
             disclosure = (f"{changed} changed on {change.date} after paper-scale results ({change.why}); "
                           f"{change.describe_old()} give: {old_verdict}")
         made.append(_claim_of(spec, spec.evaluate(table, params), what_ran, disclosure))
+        rule_change = _rules_disclosure(spec, made[-1], table, params, what_ran)
+        if rule_change:
+            made[-1] = dataclasses.replace(made[-1], disclosure="; ".join(filter(None, [disclosure, rule_change])))
     return verdict_table(made)
+
+
+#: How a verdict reads that the runs refute as the claim is worded, though more seeds could lift it to "partly".
+AS_STATED = "not reproduced as stated"
+#: The judging rules of issue 40 (2026-11-27), in words, for the disclosure beside a verdict they changed.
+RULES_OF_ISSUE_40 = ("judging rules of 2026-11-27 (issue 40): a claim that can no longer reach 'reproduced' is not "
+                     "inconclusive, and a 'better' cell whose mean is carried by a minority of seeds is not supported")
+
+
+def _rules_disclosure(spec, made, table, params, what_ran):
+    """The verdict the rules before 2026-11-27 give, where the rules of issue 40 may have changed it, else ""."""
+    noted = any(found.judgement is not None and found.judgement.note for found in made.cells)
+    if not (noted or made.reason.startswith(AS_STATED)):
+        return ""
+    with stats.previous_rules():
+        old = _claim_of(spec, spec.evaluate(table, params, rules="2026-11-25"), what_ran).verdict
+    return "" if old == made.verdict else f"{RULES_OF_ISSUE_40}; the rules before give: {old}"
 
 
 def _claim_of(spec, check, what_ran, disclosure=""):

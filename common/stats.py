@@ -46,6 +46,7 @@ The margin is the paper's own where its words give one (a theorem's constant,
 older p-value outcome (:attr:`PairedComparison.outcome`, at :data:`ALPHA`) stay
 beside the estimate, so that a verdict table can show what the p-value rule gave.
 """
+import contextlib
 import functools
 import math
 from dataclasses import dataclass
@@ -530,6 +531,32 @@ class CellJudgement:
     judgement: str
     seeds_to_decide: int | None = None
     leaning: str | None = None
+    note: str = ""
+
+
+#: Judging rules that can be switched back, to show beside a verdict the one the rules before gave
+#: (:func:`previous_rules`). ``typical_seed``: a "better" cell whose mean and typical seed point opposite ways is
+#: not supported (issue 40, 2026-11-27).
+_RULES = {"typical_seed": True}
+
+
+@contextlib.contextmanager
+def previous_rules():
+    """Judge cells by the rules before 2026-11-27 inside the block (the mean alone decides a "better" cell)."""
+    saved = dict(_RULES)
+    _RULES["typical_seed"] = False
+    try:
+        yield
+    finally:
+        _RULES.update(saved)
+
+
+def _carried_by_few(comparison):
+    """Why a mean that favours a cannot support "better" where most untied seeds favour b, else ""."""
+    if comparison.losses <= comparison.wins:
+        return ""
+    return (f"undecided: the mean is carried by {comparison.wins} of {comparison.n} seeds "
+            f"({comparison.losses} favour the other method)")
 
 
 def judge_cell(comparison, claim, margin):
@@ -550,7 +577,11 @@ def judge_cell(comparison, claim, margin):
         ("substantially better": above the margin) and contradicted when it
         lies below the margin (the runs exclude a gain that large); "no worse"
         is supported when the interval lies above minus the margin and
-        contradicted when it lies below it. Otherwise undecided.
+        contradicted when it lies below it. Otherwise undecided. A "better" cell
+        whose interval lies above but whose seeds mostly favour b (more losses
+        than wins: the mean is carried by a few seeds) is undecided, with a
+        note that says so, at more seeds than :data:`MOST_SEEDS_REPORTED`: more
+        seeds of the same kind would not make its typical seed agree.
     """
     if claim not in CELL_CLAIMS:
         raise ValueError(f"claim must be one of {list(CELL_CLAIMS)}; got {claim!r}")
@@ -567,6 +598,9 @@ def judge_cell(comparison, claim, margin):
     else:
         supported_above, contradicted_below = (0.0 if claim == "better" else delta), delta
     if low > supported_above:
+        carried = _carried_by_few(comparison) if _RULES["typical_seed"] and claim != "no worse" else ""
+        if carried:
+            return CellJudgement(claim, "undecided", MOST_SEEDS_REPORTED + 1, "supported", note=carried)
         return CellJudgement(claim, "supported")
     if high < contradicted_below:
         return CellJudgement(claim, "contradicted")
@@ -620,7 +654,8 @@ class Cell:
         untied = self.comparison.n - self.comparison.ties
         if untied < FEWEST_UNTIED:
             seeds += f" (only {untied} of {self.comparison.n} seeds untied)"
-        return f"{self.label}: {brief(self.comparison)} {self.judgement.judgement}{seeds}"
+        note = f" ({self.judgement.note})" if self.judgement.note else ""
+        return f"{self.label}: {brief(self.comparison)} {self.judgement.judgement}{note}{seeds}"
 
 
 def cell(label, comparison, claim, margin):

@@ -477,3 +477,41 @@ def test_saved_effects_have_one_row_per_cell(empty_figures):
     saved = pd.read_csv(effects_path)
     assert list(saved.columns) == list(claims.EFFECT_COLUMNS) and list(saved["judgement"]) == ["supported",
                                                                                                "contradicted"]
+
+
+def test_an_all_claim_with_more_contradicted_cells_than_its_words_allow_is_not_reproduced_as_stated():
+    # 12 cells: 7 contradicted, 3 undecided, 2 supported. "All" needs 12 of 12; at most 5 of 12 can still be.
+    cells = _cells((2.0,) * 7 + (0.5,) * 2) + [_noisy_cell() for _ in range(3)]
+    check = estimated(cells, partly_at=5 / 12).evaluate(None, {})
+    assert check.verdict == "not reproduced" and check.reason.startswith(claims.AS_STATED)
+    assert "7 contradicted" in check.reason and "2 of 12 cells supported" in check.reason
+    # The rules before 2026-11-27 left it inconclusive: undecided cells could lift it to "partly".
+    assert estimated(cells, partly_at=5 / 12).evaluate(None, {}, rules="2026-11-25").verdict == "inconclusive"
+
+
+def test_no_inconclusive_claim_is_one_that_can_no_longer_reach_reproduced():
+    for n_contradicted in range(0, 4):
+        cells = _cells((2.0,) * n_contradicted) + [_noisy_cell() for _ in range(4 - n_contradicted)]
+        check = estimated(cells).evaluate(None, {})
+        assert (check.verdict == "inconclusive") == (n_contradicted == 0), (n_contradicted, check.verdict)
+
+
+def test_a_mean_carried_by_four_blow_up_seeds_of_twenty_never_supports_better():
+    rng = np.random.default_rng(21)
+    other = rng.lognormal(0.0, 0.3, 20)
+    ours = other * 1.2  # ours worse on 16 seeds ...
+    ours[:4] = other[:4] * 1e-3
+    other[:4] *= 50.0   # ... and the other method blows up on 4, which carries its mean
+    comparison = claims.stats.paired_comparison(ours, other, higher_is_better=False, scale="ratio")
+    assert (comparison.wins, comparison.losses) == (4, 16) and comparison.effect.high < 1
+    found = claims.stats.cell("blow-ups", comparison, "better", claims.stats.DEFAULT_MARGIN)
+    assert found.judgement.judgement == "undecided" and "carried by 4 of 20 seeds" in str(found)
+    with claims.stats.previous_rules():
+        assert claims.stats.judge_cell(comparison, "better", claims.stats.DEFAULT_MARGIN).judgement == "supported"
+
+
+def test_the_verdict_table_shows_the_verdict_of_the_rules_before_beside_a_changed_one():
+    cells = _cells((2.0,) * 7 + (0.5,) * 2) + [_noisy_cell() for _ in range(3)]
+    table = claims.judge([estimated(cells, partly_at=5 / 12)], None, {})
+    assert table.loc[0, "verdict"] == "not reproduced"
+    assert "the rules before give: inconclusive" in table.loc[0, "disclosure"]
