@@ -675,8 +675,44 @@ def stability_table(registry):
     return markdown_table(pd.DataFrame(rows))
 
 
+def multiplicity_table(registry):
+    """The README's "multiplicity" block: per notebook, the cells judged by estimation, the claims they belong to, the
+    most cells one claim holds, and what a 95 % interval per cell means for them (each ``figures/<key>/effects.csv``).
+
+    A cell's interval misses its true effect on a given side with probability at most (1 - CONFIDENCE) / 2, so a
+    cell is wrongly supported (or wrongly contradicted) at most that often; a claim of k cells whose true effects
+    all sit on their boundaries gets at least one wrong cell with probability at most 1 - (1 - that)**k."""
+    import pandas as pd
+
+    from common.claims import markdown_table
+    from common.stats import CONFIDENCE
+
+    per_side = (1 - CONFIDENCE) / 2
+    rows = []
+    for key in registry:
+        effects_path = paths.figures_dir(key) / "effects.csv"
+        if not effects_path.exists():
+            continue
+        effects = pd.read_csv(effects_path, keep_default_na=False)
+        if effects.empty:
+            continue
+        per_claim = effects.groupby("id").size()
+        most = int(per_claim.max())
+        rows.append({"notebook": f"`{key}`", "cells judged": len(effects), "claims": len(per_claim),
+                     "most cells in one claim": most,
+                     "chance of a wrong cell in that claim, at most": f"{1 - (1 - per_side) ** most:.0%}",
+                     "wrong cells expected, at most": f"{per_side * len(effects):.1f}"})
+    if rows:
+        total = sum(row["cells judged"] for row in rows)
+        rows.append({"notebook": "all", "cells judged": total, "claims": sum(row["claims"] for row in rows),
+                     "most cells in one claim": max(row["most cells in one claim"] for row in rows),
+                     "chance of a wrong cell in that claim, at most": "",
+                     "wrong cells expected, at most": f"{per_side * total:.1f}"})
+    return markdown_table(pd.DataFrame(rows))
+
+
 README_BLOCKS = {"published grids": grids_table, "verdict counts": readme_counts_table,
-                 "stability across kernels": stability_table}
+                 "stability across kernels": stability_table, "multiplicity": multiplicity_table}
 
 
 def write_readme_blocks(registry):
