@@ -82,14 +82,24 @@ def test_a_clearly_best_egp_ts_reproduces_the_figure_1_claims_and_a_worst_one_do
 
 
 def test_a_small_noisy_sample_leaves_a_figure_1_claim_inconclusive_with_the_seeds_that_would_decide_it():
-    # 6 seeds, EGP-TS a little ahead and the noise larger than the gaps: no cell supported, yet undecided cells
-    # could still carry the claim, so it is inconclusive (not refuted), with the seeds that would decide it.
-    table = _table({**FIG1, "EGP-TS (A)": 2.0, **{name: 2.2 for name in egp_claims.GP_TS}}, seeds=6, noise=0.5)
+    # 6 seeds, EGP-TS ahead by a factor 0.8 and the noise as large as the gaps: one cell supported, none
+    # contradicted, so the undecided cells could still carry the claim: inconclusive (not refuted), with the seeds
+    # that would decide it.
+    table = _table({**FIG1, "EGP-TS (A)": 2.0, **{name: 2.5 for name in egp_claims.GP_TS}}, seeds=6, noise=0.5)
     verdicts = egp_claims.judge(table, PAPER_PARAMS).set_index("id")
     claim = verdicts.loc["fig1-egp-beats-gp-ts-Ackley-5d"]
-    assert claim["verdict"] == "inconclusive" and claim["effect"].startswith("0 of 4 cells supported")
-    assert "undecided" in claim["effect"] and claim["seeds_to_decide"] != ""
+    assert claim["verdict"] == "inconclusive" and claim["effect"] == "1 of 4 cells supported, 3 undecided"
+    assert claim["seeds_to_decide"] != ""
     assert claim["verdict_by_p_value"] == "not reproduced"  # what the p-value rule made of the same runs
+
+
+def test_a_figure_1_claim_with_one_cell_contradicted_is_not_reproduced_as_stated():
+    # EGP-TS only a little ahead on average: one of its four "beats every GP-TS" cells is contradicted, so the claim
+    # can no longer reach "reproduced"; the rules before 2026-11-27 called it inconclusive.
+    table = _table({**FIG1, "EGP-TS (A)": 2.0, **{name: 2.2 for name in egp_claims.GP_TS}}, seeds=6, noise=0.5)
+    claim = egp_claims.judge(table, PAPER_PARAMS).set_index("id").loc["fig1-egp-beats-gp-ts-Ackley-5d"]
+    assert claim["verdict"] == "not reproduced" and claim["reason"].startswith("not reproduced as stated")
+    assert "1 contradicted" in claim["effect"] and "the rules before give: inconclusive" in claim["disclosure"]
 
 
 def test_the_kernel_matters_where_the_friedman_test_finds_the_kernels_different():
