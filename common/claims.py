@@ -980,6 +980,12 @@ class ClaimSpec:
             return Check("not comparable", self.not_comparable, method,
                          ours=evidence.ours if evidence else None, paper=evidence.paper if evidence else None,
                          **{**estimation, "seeds_to_decide": "", "verdict_by_p_value": ""})
+        if evidence is not None and evidence.cells and all(
+                found.judgement is not None and found.judgement.judgement == "not comparable"
+                for found in evidence.cells):
+            return Check("not comparable", f"no cell can separate the methods: {evidence.reason}", method,
+                         ours=evidence.ours, paper=evidence.paper,
+                         **{**estimation, "seeds_to_decide": "", "verdict_by_p_value": ""})
         if evidence.score is None:
             if self.kind == "identity":
                 raise ValueError(f"claim spec {self.id!r}: an identity must always be measured; "
@@ -1056,7 +1062,7 @@ class ClaimSpec:
                            if found.judgement == "undecided")
         if not undecided:
             return None
-        n_cells = len(evidence.cells)
+        n_cells = len(evidence.cells) - sum(found.judgement == "not comparable" for found in judged)
         supported = sum(found.judgement == "supported" for found in judged)
         contradicted = sum(found.judgement == "contradicted" for found in judged)
         per_cell = (evidence.score is not None and math.isclose(evidence.score, supported / n_cells)
@@ -1127,7 +1133,8 @@ def judge(specs, table, params, *, ran=None):
 AS_STATED = "not reproduced as stated"
 #: The judging rules of issue 40 (2026-11-27), in words, for the disclosure beside a verdict they changed.
 RULES_OF_ISSUE_40 = ("judging rules of 2026-11-27 (issue 40): a claim that can no longer reach 'reproduced' is not "
-                     "inconclusive, and a 'better' cell whose mean is carried by a minority of seeds is not supported")
+                     "inconclusive, a 'better' cell whose mean is carried by a minority of seeds is not supported, and "
+                     "a cell where 90 % of the seeds tie is not comparable")
 
 
 def _rules_disclosure(spec, made, table, params, what_ran):

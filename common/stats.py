@@ -72,7 +72,10 @@ EFFECT_SCALES = ("ratio", "difference")
 #: What a claim says of one cell (method a against method b on one problem).
 CELL_CLAIMS = ("better", "substantially better", "no worse", "equivalent")
 #: How the runs judge one cell of a claim.
-JUDGEMENTS = ("supported", "contradicted", "undecided")
+JUDGEMENTS = ("supported", "contradicted", "undecided", "not comparable")
+#: A cell where at least this share of the seeds tie cannot separate the methods (a saturated task, a function
+#: every method solves): it is "not comparable", neither supported nor contradicted (issue 40, 2026-11-27).
+TIED_SHARE = 0.9
 #: Seeds beyond which :attr:`CellJudgement.seeds_to_decide` is reported as "more than" this.
 MOST_SEEDS_REPORTED = 10_000
 #: Below this many untied seeds the two-sided Wilcoxon test cannot reach p < 0.05 and the p-value rule could not
@@ -537,14 +540,15 @@ class CellJudgement:
 #: Judging rules that can be switched back, to show beside a verdict the one the rules before gave
 #: (:func:`previous_rules`). ``typical_seed``: a "better" cell whose mean and typical seed point opposite ways is
 #: not supported (issue 40, 2026-11-27).
-_RULES = {"typical_seed": True}
+_RULES = {"typical_seed": True, "ties": True}
 
 
 @contextlib.contextmanager
 def previous_rules():
-    """Judge cells by the rules before 2026-11-27 inside the block (the mean alone decides a "better" cell)."""
+    """Judge cells by the rules before 2026-11-27 inside the block (the mean alone decides a "better" cell, and a
+    cell of tied seeds is judged like any other)."""
     saved = dict(_RULES)
-    _RULES["typical_seed"] = False
+    _RULES.update(typical_seed=False, ties=False)
     try:
         yield
     finally:
@@ -581,7 +585,9 @@ def judge_cell(comparison, claim, margin):
         whose interval lies above but whose seeds mostly favour b (more losses
         than wins: the mean is carried by a few seeds) is undecided, with a
         note that says so, at more seeds than :data:`MOST_SEEDS_REPORTED`: more
-        seeds of the same kind would not make its typical seed agree.
+        seeds of the same kind would not make its typical seed agree. A cell
+        where at least :data:`TIED_SHARE` of the seeds tie is "not comparable":
+        the runs cannot separate the methods.
     """
     if claim not in CELL_CLAIMS:
         raise ValueError(f"claim must be one of {list(CELL_CLAIMS)}; got {claim!r}")
@@ -589,6 +595,9 @@ def judge_cell(comparison, claim, margin):
         found = None if comparison.effect is None else comparison.effect.scale
         raise ValueError(f"the comparison's effect is on scale {found!r} and the margin on {margin.scale!r}: "
                          f"compare with paired_comparison(..., scale={margin.scale!r})")
+    if _RULES["ties"] and comparison.ties >= TIED_SHARE * comparison.n:
+        return CellJudgement(claim, "not comparable", note=f"the runs cannot separate the methods: "
+                                                           f"{comparison.ties} of {comparison.n} seeds tie")
     estimate, low, high = advantage_interval(comparison)
     delta = margin.advantage
     if claim == "equivalent":
@@ -670,11 +679,12 @@ class Tally:
     Attributes
     ----------
     score : float
-        Share of the cells supported.
+        Share of the comparable cells supported (cells judged "not comparable"
+        left out; 0 where none is comparable).
     reachable : float
-        Share of the cells supported or undecided (or not run): the score if
-        every undecided cell went the paper's way; below a verdict threshold,
-        the runs contradict the claim.
+        Share of the comparable cells supported or undecided (or not run): the
+        score if every undecided cell went the paper's way; below a verdict
+        threshold, the runs contradict the claim.
     old_score : float
         The score under the p-value rule this replaces: for "better" cells,
         (significantly better - significantly worse) / cells; for "no worse"
@@ -696,8 +706,8 @@ class Tally:
     def summary(self):
         """``"3 of 4 cells supported, 1 undecided"`` (zero counts left out)."""
         counts = self.counts
-        rest = ", ".join(f"{counts[name]} {name}" for name in ("contradicted", "undecided", "not run")
-                         if counts[name])
+        rest = ", ".join(f"{counts[name]} {name}" for name in ("contradicted", "undecided", "not comparable",
+                                                                "not run") if counts[name])
         return f"{counts['supported']} of {len(self.cells)} cells supported" + (f", {rest}" if rest else "")
 
 
@@ -713,5 +723,8 @@ def tally(cells):
     counts = Tally(0, 0, 0, cells).counts
     old = {"no worse": no_worse_share, "equivalent": as_well_as_share}.get(next(iter(claims), None),
                                                                           better_share)(comparisons)
-    return Tally(score=counts["supported"] / len(cells),
-                 reachable=(len(cells) - counts["contradicted"]) / len(cells), old_score=old, cells=cells)
+    comparable = len(cells) - counts["not comparable"]
+    if comparable == 0:
+        return Tally(score=0.0, reachable=0.0, old_score=old, cells=cells)
+    return Tally(score=counts["supported"] / comparable,
+                 reachable=(comparable - counts["contradicted"]) / comparable, old_score=old, cells=cells)

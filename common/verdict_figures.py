@@ -20,7 +20,8 @@ import numpy as np
 import pandas as pd
 
 #: Colour of each cell judgement.
-JUDGEMENT_COLOURS = {"supported": "#1b9e77", "undecided": "#7f7f7f", "contradicted": "#d95f02"}
+JUDGEMENT_COLOURS = {"supported": "#1b9e77", "undecided": "#7f7f7f", "contradicted": "#d95f02",
+                     "not comparable": "#7570b3"}
 #: Advantages beyond this many margins are drawn at the edge, with an arrow (a factor 1.1**100, about 14,000).
 CLIP = 100.0
 
@@ -157,4 +158,5 @@ def margin_units_note():
             f"95 % interval (expanded percentile bootstrap over the seeds), in units of the claim's margin, positive "
             f"in the paper's direction (0: no difference, dashed: ±1 margin; the axis is linear within ±1 and logarithmic "
             f"beyond, where a ratio's factor 2 is 7.3 margins of a factor 1.1; beyond ±{CLIP:g} drawn at the edge). "
-            f"Green: supported, grey: undecided, orange: contradicted.")
+            f"Green: supported, grey: undecided, orange: contradicted, purple: not comparable (at least 90 % of the "
+            f"seeds tie).")

@@ -23,7 +23,11 @@ def nas_runs(regret=lambda method: 0.5, unique=lambda method: 100, gap=lambda me
     rows, rng = [], np.random.default_rng(7)
     for method in experiment.SCALES["paper"]["nas_methods"]:
         for seed in range(seeds):
-            spread = 0.01 * np.sin(seed) + 0.001 * seed + noise * rng.standard_normal()
+            # A jitter of 0.02 % either way per method, so that methods of one regret differ by a measured zero
+            # rather than tie on every seed (a cell whose seeds all tie is not comparable).
+            code = sum(map(ord, method))
+            jitter = 1e-4 * ((seed * 7 + code) % 5 - 2)
+            spread = 0.01 * np.sin(seed) + 0.001 * seed + noise * rng.standard_normal() + jitter
             for eval_index, step in enumerate((2500, 10_000)):
                 q = unique(method) + seed
                 rows.append({"experiment": "nas", "problem": experiment.NAS_PROBLEM, "method": method, "seed": seed,
@@ -90,7 +94,8 @@ def test_bbkb_few_unique_is_judged_against_a_tenth_of_the_arms_with_the_first_cr
 
     few_as_gp_ucb = judged(lambda method: arms // 20)  # few, but no fewer than GP-UCB and GP-BUCB
     assert few_as_gp_ucb["verdict"] == "reproduced"
-    assert few_as_gp_ucb["disclosure"].endswith("give: not reproduced")
+    # The first criterion compared BBKB's unique arms with GP-UCB's, equal here on every seed: not comparable.
+    assert few_as_gp_ucb["disclosure"].endswith("give: not comparable")
     many_but_fewer = judged(lambda method: arms // 2 if method == "BBKB" else arms)
     assert many_but_fewer["verdict"] == "not reproduced"
     assert many_but_fewer["disclosure"].startswith("criterion changed on 2026-11-26")
@@ -106,7 +111,8 @@ def test_comparable_to_bbkb_fails_only_when_worse_beyond_the_margin(specs):
 def test_fewer_unique_candidates_than_bbkb(specs):
     table = nas_runs(unique=lambda method: 50 if method == "MINI-GP-UCB" else 100)
     assert verdict(specs["nas-unique-MINI-GP-UCB"], table) == "reproduced"
-    assert verdict(specs["nas-unique-MINI-GP-EI"], table) == "not reproduced"
+    # MINI-GP-EI selects as many unique arms as BBKB on every seed: the runs cannot separate them.
+    assert verdict(specs["nas-unique-MINI-GP-EI"], table) == "not comparable"
 
 
 def test_the_switch_gap_must_grow(specs):

@@ -267,7 +267,7 @@ def test_tally_counts_supported_contradicted_and_undecided_cells():
              stats.cell("absent", None, "better", MARGIN)]
     counted = stats.tally(cells)
     assert (counted.score, counted.reachable) == (1 / 3, 2 / 3)
-    assert counted.counts == {"supported": 1, "contradicted": 1, "undecided": 0, "not run": 1}
+    assert counted.counts == {"supported": 1, "contradicted": 1, "undecided": 0, "not comparable": 0, "not run": 1}
 
 
 def test_a_cell_with_few_untied_seeds_says_so():
@@ -308,3 +308,16 @@ def test_the_vectorized_exact_signed_rank_test_gives_scipys_p_value_to_the_bit()
             assert _signed_rank_p_value(differences.tobytes()) == expected, differences
             checked += 1
     assert checked > 150
+
+
+def test_a_cell_where_nearly_every_seed_ties_is_not_comparable_and_counts_neither_way():
+    values = np.linspace(0.90, 0.99, 20)
+    tied = stats.paired_comparison(values, values, higher_is_better=True)  # 20 of 20 seeds tie
+    cell = stats.cell("saturated", tied, "better", stats.Margin("difference", 0.01, "test"))
+    assert cell.judgement.judgement == "not comparable" and "20 of 20 seeds tie" in str(cell)
+    clear = stats.cell("clear", stats.paired_comparison(values + 0.05, values, higher_is_better=True), "better",
+                       stats.Margin("difference", 0.01, "test"))
+    counted = stats.tally([cell, clear])
+    assert (counted.score, counted.reachable) == (1.0, 1.0)  # the tied cell is left out of both shares
+    with stats.previous_rules():
+        assert stats.judge_cell(tied, "better", stats.Margin("difference", 0.01, "test")).judgement == "contradicted"

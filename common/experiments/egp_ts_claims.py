@@ -212,22 +212,26 @@ def count_measure(block, problems, ours, rivals_of):
         if len(ran) < len(problems):
             return Evidence(None, f"{ours} ran on {len(ran)} of the {len(problems)} problems at these parameters")
         supported = contradicted = old_wins = 0
-        all_cells, reasons = [], []
+        all_cells, reasons, tied = [], [], []
         for problem in problems:
             rivals = rivals_of(values, problem)
             found = [_cell(values, problem, ours, other, higher_is_better) for other in rivals]
             cells = [stats.cell(f"{problem} vs {other}", c, "better", limits["margin"])
                      for other, c in zip(rivals, found)]
             judgements = [c.judgement.judgement if c.judgement else "not run" for c in cells]
-            supported += all(name == "supported" for name in judgements)
-            contradicted += "contradicted" in judgements
-            old_wins += all(c is not None and stats.is_better(c) for c in found)
             all_cells += cells
             reasons.append("; ".join(map(str, cells)))
-        n = len(problems)
-        return Evidence(supported / n, f"{supported} of {n} problems supported, {contradicted} contradicted; "
-                        + "; ".join(reasons), ours=supported, reachable=(n - contradicted) / n,
-                        score_by_p_value=old_wins / n, cells=tuple(all_cells))
+            if all(name == "not comparable" for name in judgements):
+                tied.append(problem)  # no cell can separate the methods: the problem counts neither way
+                continue
+            supported += all(name in ("supported", "not comparable") for name in judgements)
+            contradicted += "contradicted" in judgements
+            old_wins += all(c is not None and stats.is_better(c) for c in found)
+        n = len(problems) - len(tied)
+        left_out = f" ({', '.join(tied)} left out: every seed ties)" if tied else ""
+        return Evidence(supported / max(n, 1), f"{supported} of {n} problems supported{left_out}, {contradicted} "
+                        f"contradicted; " + "; ".join(reasons), ours=supported, reachable=(n - contradicted) / max(n, 1),
+                        score_by_p_value=old_wins / max(n, 1), cells=tuple(all_cells))
     return measure
 
 
