@@ -42,8 +42,12 @@ def main(argv=None):
     if finished.returncode != 0:
         print(finished.stdout[-3000:], finished.stderr[-3000:], sep="\n", file=sys.stderr)
         raise SystemExit(f"error: python reproduce.py failed (exit status {finished.returncode})")
-    rows = [{"notebook": match["key"], "seconds": float(match["seconds"])}
-            for line in finished.stdout.splitlines() if (match := SUMMARY_LINE.match(line))]
+    # reproduce.py prints each notebook's line as it finishes and again in its summary: keep the first.
+    seconds = {}
+    for line in finished.stdout.splitlines():
+        if match := SUMMARY_LINE.match(line):
+            seconds.setdefault(match["key"], float(match["seconds"]))
+    rows = [{"notebook": key, "seconds": value} for key, value in seconds.items()]
     rows.append({"notebook": "whole job (wall)", "seconds": round(wall, 1)})
     rows.append({"notebook": "whole job (CPU, all processes)", "seconds": round(usage.ru_utime + usage.ru_stime, 1)})
     print(f"python reproduce.py from the cache on {cpu_model()}:")
