@@ -12,6 +12,8 @@ confirmatory verdict is judged on the fresh seeds alone, with the same claim
 specs, and shown beside the paper-scale verdict (:func:`beside`), e.g.
 "paper scale: inconclusive at 10 seeds; confirmatory, 40 fresh seeds: reproduced".
 """
+import json
+
 import pandas as pd
 
 from common import paths, stats
@@ -111,12 +113,74 @@ def admit_cheapest_first(plan, costs, cpu_hours, *, budget="the paper's budget")
     return plan
 
 
-def save_plan(paper_key, plan):
-    """Write a plan to :func:`plan_path` (to be committed before its runs); return the path."""
+def save_plan(paper_key, plan, runs_of):
+    """Write a plan to :func:`plan_path` and its claims' runs to :func:`runs_path` (both to be committed before the
+    fresh runs); return the plan's path. ``runs_of`` maps a claim id to the run keys it is judged on
+    (:func:`save_runs`)."""
     path = plan_path(paper_key)
     path.parent.mkdir(parents=True, exist_ok=True)
     plan.loc[:, list(PLAN_COLUMNS)].to_csv(path, index=False)
+    save_runs(paper_key, plan, runs_of)
     return path
+
+
+def runs_path(paper_key):
+    """``data/confirmatory/<key>.runs.json``: the runs each planned claim is judged on, beside its plan."""
+    return plan_path(paper_key).with_suffix(".runs.json")
+
+
+def _hashable(value):
+    """A run key read from JSON as a tuple: lists become tuples, a dict its sorted (name, value) pairs."""
+    if isinstance(value, dict):
+        return tuple(sorted((name, _hashable(item)) for name, item in value.items()))
+    if isinstance(value, list):
+        return tuple(_hashable(item) for item in value)
+    return value
+
+
+def save_runs(paper_key, plan, runs_of):
+    """Write the run keys of each claim the plan gives fresh seeds to :func:`runs_path`.
+
+    The experiment module builds its confirmatory grid from this file and the plan alone
+    (:func:`fresh_seeds_of_runs`), so that it need not import the claims module that knows which runs a claim is
+    judged on (the claims module imports the experiment module, never the other way).
+
+    Parameters
+    ----------
+    plan : pandas.DataFrame
+        The plan (:func:`make_plan`).
+    runs_of : callable
+        Claim id -> list of run keys, each a list of JSON values that names one run of the grid up to its seed
+        (e.g. ``["synthetic", "Branin", "GP-UCB"]``); a paper's experiment module reads its own keys.
+    """
+    planned = [row.id for row in plan.itertuples(index=False) if int(row.planned_seeds)]
+    runs = {claim_id: [list(key) for key in runs_of(claim_id)] for claim_id in planned}
+    runs_path(paper_key).write_text(json.dumps(runs, indent=1) + "\n")
+
+
+def load_runs(paper_key):
+    """The committed runs of each planned claim (:func:`save_runs`): claim id -> list of run-key tuples; empty for
+    a paper without a runs file."""
+    path = runs_path(paper_key)
+    if not path.exists():
+        return {}
+    return {claim_id: [_hashable(key) for key in keys] for claim_id, keys in json.loads(path.read_text()).items()}
+
+
+def fresh_seeds_of_runs(paper_key):
+    """Run key -> how many fresh seeds it runs under the committed plan: each planned claim's runs at its planned
+    seeds, a run two claims share at the larger count."""
+    runs = load_runs(paper_key)
+    seeds_of = {}
+    for row in load_plan(paper_key).itertuples(index=False):
+        if not int(row.planned_seeds):
+            continue
+        if row.id not in runs:
+            raise ValueError(f"the plan {plan_path(paper_key)} gives {row.id!r} fresh seeds but {runs_path(paper_key)} "
+                             f"lists no runs for it: write both with save_plan")
+        for key in runs[row.id]:
+            seeds_of[key] = max(seeds_of.get(key, 0), int(row.planned_seeds))
+    return seeds_of
 
 
 def load_plan(paper_key):

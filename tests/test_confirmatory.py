@@ -1,5 +1,9 @@
 """Confirmatory plans: fresh seeds for inconclusive claims only, within the budget, shown beside the verdict."""
+import importlib
+import json
+
 import pandas as pd
+import pytest
 
 from common import confirmatory
 
@@ -52,3 +56,25 @@ def test_beside_says_what_the_fresh_seeds_showed_beside_the_verdict():
     fresh = pd.DataFrame({"id": ["A"], "verdict": ["inconclusive"], "effect": ["1 of 4 cells supported, 3 undecided"]})
     shown = confirmatory.beside(verdicts(), fresh, plan).set_index("id").loc["A", "confirmatory"]
     assert shown == "paper scale 10 seeds; 34 fresh seeds: inconclusive (1 of 4 cells supported, 3 undecided)"
+
+
+@pytest.mark.parametrize("paper", ["add_gp_ucb", "bo_pp", "egp_ts", "mini_gp_opt", "random_exploration"])
+def test_committed_runs_file_lists_what_the_claims_module_judges_each_planned_claim_on(paper):
+    claims_module = importlib.import_module(f"common.experiments.{paper}_claims")
+    runs_of = getattr(claims_module, "confirmatory_runs", None) or claims_module.claim_runs
+    plan = confirmatory.load_plan(paper)
+    planned = [row.id for row in plan.itertuples(index=False) if int(row.planned_seeds)]
+    expected = {claim_id: [confirmatory._hashable(json.loads(json.dumps(list(key)))) for key in runs_of(claim_id)]
+                for claim_id in planned}
+    assert confirmatory.load_runs(paper) == expected
+
+
+def test_a_planned_claim_without_runs_is_an_error_that_names_the_files(tmp_path, monkeypatch):
+    plan = pd.DataFrame({"id": ["a", "b"], "paper_seeds": [10, 10], "seeds_to_decide": [30, 30],
+                         "planned_seeds": [30, 0], "note": ["", "left out"]})
+    monkeypatch.setattr(confirmatory, "plan_path", lambda key: tmp_path / f"{key}.csv")
+    confirmatory.save_plan("toy", plan, lambda claim_id: [("block", "problem", "method")])
+    assert confirmatory.fresh_seeds_of_runs("toy") == {("block", "problem", "method"): 30}
+    (tmp_path / "toy.runs.json").write_text("{}")
+    with pytest.raises(ValueError, match=r"toy\.runs\.json lists no runs for it"):
+        confirmatory.fresh_seeds_of_runs("toy")

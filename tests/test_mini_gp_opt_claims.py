@@ -206,7 +206,9 @@ def test_the_confirmatory_block_adds_fresh_seeds_of_each_planned_claims_runs(mon
     plan = pd.DataFrame({"id": ["nas-switching-no-harm", "bbob-rosenbrock-egreedy", "bbob-regret-MINI-GP-EI"],
                          "paper_seeds": [40] * 3, "seeds_to_decide": [12, 3, 500], "planned_seeds": [12, 10, 0],
                          "note": ["", "", "left out"]})
+    runs = {claim_id: mini_gp_opt_claims.confirmatory_runs(claim_id) for claim_id in plan["id"][:2]}
     monkeypatch.setattr(confirmatory, "load_plan", lambda key: plan)
+    monkeypatch.setattr(confirmatory, "load_runs", lambda key: runs)
     plain = experiment.make_grid(PAPER_PARAMS)
     with_fresh = experiment.make_grid({**PAPER_PARAMS, "confirmatory": True})
     added = pd.DataFrame(with_fresh[len(plain):])

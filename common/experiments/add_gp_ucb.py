@@ -195,18 +195,11 @@ def synthetic_grid(params, settings, n_runs):
 
 def confirmatory_grid(params):
     """The fresh-seed runs of the committed confirmatory plan (``data/confirmatory/add_gp_ucb.csv``): for each
-    planned claim, the runs it is judged on (:func:`~common.experiments.add_gp_ucb_claims.claim_runs`) at its fresh
-    seeds (:func:`common.confirmatory.fresh_seeds`); DiRect, deterministic, once, at the first fresh seed."""
-    from common.experiments import add_gp_ucb_claims   # the claims module imports this one
-
-    seeds_of = {}
-    for row in confirmatory.load_plan(PAPER).itertuples(index=False):
-        if not row.planned_seeds:
-            continue
-        for block, problem, methods in add_gp_ucb_claims.claim_runs(row.id):
-            for method in methods:
-                count = 1 if method == "DiRect" else int(row.planned_seeds)
-                seeds_of[(block, problem, method)] = max(seeds_of.get((block, problem, method), 0), count)
+    planned claim, the runs it is judged on (``data/confirmatory/add_gp_ucb.runs.json``: (block, problem, method))
+    at its fresh seeds (:func:`common.confirmatory.fresh_seeds_of_runs`); DiRect, deterministic, once, at the first
+    fresh seed."""
+    seeds_of = {(block, problem, method): 1 if method == "DiRect" else count
+                for (block, problem, method), count in confirmatory.fresh_seeds_of_runs(PAPER).items()}
     budgets = {"synthetic": params["T_bo"], "real_world": params["real_world_T"]}
     return [{"paper": PAPER, "experiment": block, "problem": problem, "method": method, "seed": seed,
              "T_bo": budgets[block], "budget_scale": params["budget_scale"], "n_dec_factor": params["n_dec_factor"],

@@ -478,6 +478,12 @@ def claim_runs(claim_id):
     return runs[claim_id]
 
 
+def confirmatory_runs(claim_id):
+    """A claim's runs one by one, as the plan's runs file keeps them (:func:`common.confirmatory.save_runs`): a list
+    of (block, problem, method)."""
+    return [(block, problem, method) for block, problem, methods in claim_runs(claim_id) for method in methods]
+
+
 #: The confirmatory block's budget (declared 2026-11-25, before any fresh run, the rule egp_ts and bo_pp declared):
 #: at most 100 fresh seeds for one claim (the cap of the plan committed in 23be7296), and 1.5 CPU-hours for the
 #: paper, each claim priced from the paper-scale runs' mean CPU seconds per (block, problem, method); claims are
@@ -507,7 +513,7 @@ def write_confirmatory_plan(table):
     costs = {row.id: confirmatory_cost(row.id, row.planned_seeds, cpu_seconds)
              for row in plan.itertuples(index=False) if row.planned_seeds}
     confirmatory.admit_cheapest_first(plan, costs, CONFIRMATORY_CPU_HOURS, budget="the block's budget")
-    confirmatory.save_plan(experiment.PAPER, plan)
+    confirmatory.save_plan(experiment.PAPER, plan, confirmatory_runs)
     return plan
 
 

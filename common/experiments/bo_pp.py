@@ -167,16 +167,10 @@ def make_grid(params):
 
 def confirmatory_grid(params):
     """The fresh-seed runs of the committed confirmatory plan (``data/confirmatory/bo_pp.csv``): for each planned
-    claim, the runs it is judged on (:func:`~common.experiments.bo_pp_claims.claim_runs`, each BO-PP cell with its
-    BO baseline) at its fresh seeds; a run two claims share gets the larger number of seeds."""
-    from common.experiments import bo_pp_claims   # the claims module imports this one
-
-    seeds_of = {}
-    for row in confirmatory.load_plan(PAPER).itertuples(index=False):
-        if not row.planned_seeds:
-            continue
-        for run_of_claim in bo_pp_claims.claim_runs(row.id):
-            seeds_of[run_of_claim] = max(seeds_of.get(run_of_claim, 0), int(row.planned_seeds))
+    claim, the runs it is judged on (``data/confirmatory/bo_pp.runs.json``: (block, problem, acquisition, tau0),
+    each BO-PP cell with its BO baseline) at its fresh seeds; a run two claims share gets the larger number of
+    seeds (:func:`common.confirmatory.fresh_seeds_of_runs`)."""
+    seeds_of = confirmatory.fresh_seeds_of_runs(PAPER)
     horizon = {"synthetic": params["T"], "real_world": params["real_world_T"], "isotropic": params["real_world_T"]}
     kernel = {"synthetic": "ard", "real_world": "ard", "isotropic": "iso"}
     return [_config(params, block, problem, acquisition, tau0, seed, horizon[block], kernel[block])

@@ -691,7 +691,7 @@ def write_confirmatory_plan(table):
     costs = {row.id: row.planned_seeds * sum(seconds[run] for run in claim_runs(row.id))
              for row in plan.itertuples(index=False) if row.planned_seeds}
     confirmatory.admit_cheapest_first(plan, costs, CONFIRMATORY_CPU_HOURS, budget="the paper's budget")
-    confirmatory.save_plan(experiment.PAPER, plan)
+    confirmatory.save_plan(experiment.PAPER, plan, claim_runs)
     return plan
 
 

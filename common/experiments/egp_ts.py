@@ -175,16 +175,10 @@ def make_grid(params):
 
 def confirmatory_grid(params, shared):
     """The fresh-seed runs of the committed confirmatory plan (``data/confirmatory/egp_ts.csv``): for each planned
-    claim, the runs it is judged on (:func:`~common.experiments.egp_ts_claims.claim_runs`) at its fresh seeds."""
-    from common.experiments import egp_ts_claims   # the claims module imports this one
-
+    claim, the runs it is judged on (``data/confirmatory/egp_ts.runs.json``: (block, problem, method, extra
+    settings)) at its fresh seeds (:func:`common.confirmatory.fresh_seeds_of_runs`)."""
     budgets = {"synthetic": params["synthetic_T"], "robot": params["robot_T"], "parallel": params["parallel_T"]}
-    seeds_of = {}
-    for row in confirmatory.load_plan(PAPER).itertuples(index=False):
-        for block, problem, methods, extra in egp_ts_claims.claim_runs(row.id):
-            for method in methods:
-                key = (block, problem, method, tuple(sorted(extra.items())))
-                seeds_of[key] = max(seeds_of.get(key, 0), int(row.planned_seeds))
+    seeds_of = confirmatory.fresh_seeds_of_runs(PAPER)
     return [{**shared, "experiment": block, "problem": problem, "method": method, "seed": seed, "T": budgets[block],
              **dict(extra)} for (block, problem, method, extra), count in seeds_of.items()
             for seed in confirmatory.fresh_seeds(count)]

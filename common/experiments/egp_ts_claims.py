@@ -432,6 +432,13 @@ def claim_runs(claim_id):
     return runs[claim_id]
 
 
+def confirmatory_runs(claim_id):
+    """A claim's runs one by one, as the plan's runs file keeps them (:func:`common.confirmatory.save_runs`): a list
+    of (block, problem, method, extra)."""
+    return [(block, problem, method, extra) for block, problem, methods, extra in claim_runs(claim_id)
+            for method in methods]
+
+
 #: The confirmatory block's budget (declared 2026-11-25 with the plan, before any fresh run): at most 100 fresh
 #: seeds for one claim, and 1.5 CPU-hours in all, priced from the paper-scale runs' mean CPU seconds per (block,
 #: method); claims are admitted cheapest first.
@@ -451,7 +458,7 @@ def write_confirmatory_plan(table):
                                              for method in methods)
              for row in plan.itertuples(index=False) if row.planned_seeds}
     confirmatory.admit_cheapest_first(plan, costs, CONFIRMATORY_CPU_HOURS, budget="the block's budget")
-    confirmatory.save_plan(experiment.PAPER, plan)
+    confirmatory.save_plan(experiment.PAPER, plan, confirmatory_runs)
     return plan
 
 

@@ -238,18 +238,10 @@ def with_oversampling(grid, oversampling):
 
 def confirmatory_grid(shared):
     """The fresh-seed runs of the committed confirmatory plan (``data/confirmatory/mini_gp_opt.csv``): for each
-    planned claim, the runs its cells are judged on (:func:`~common.experiments.mini_gp_opt_claims.claim_runs`,
-    epsilon-greedy at every setting of its grid, re-tuned on the fresh seeds) at its fresh seeds."""
-    from common.experiments import mini_gp_opt_claims   # the claims module imports this one
-
-    seeds_of = {}
-    for row in confirmatory.load_plan(PAPER).itertuples(index=False):
-        if not int(row.planned_seeds):
-            continue   # a claim the plan left out
-        for (block, problem), methods in mini_gp_opt_claims.claim_runs(row.id).items():
-            for method in methods:
-                seeds_of[(block, problem, method)] = max(seeds_of.get((block, problem, method), 0),
-                                                         int(row.planned_seeds))
+    planned claim, the runs its cells are judged on (``data/confirmatory/mini_gp_opt.runs.json``: (block, problem,
+    method); epsilon-greedy at every setting of its grid, re-tuned on the fresh seeds) at its fresh seeds
+    (:func:`common.confirmatory.fresh_seeds_of_runs`)."""
+    seeds_of = confirmatory.fresh_seeds_of_runs(PAPER)
     return [{**shared, "experiment": block, "problem": problem, "method": method, "seed": seed, **setting}
             for (block, problem, method), count in seeds_of.items() for setting in epsilon_settings(method)
             for seed in confirmatory.fresh_seeds(count)]

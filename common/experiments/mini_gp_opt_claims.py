@@ -567,6 +567,13 @@ def claim_runs(claim_id):
     return runs
 
 
+def confirmatory_runs(claim_id):
+    """A claim's runs one by one, as the plan's runs file keeps them (:func:`common.confirmatory.save_runs`): a list
+    of (block, problem, method)."""
+    return [(block, problem, method) for (block, problem), methods in claim_runs(claim_id).items()
+            for method in methods]
+
+
 def confirmatory_cost(table, claim_id, n_seeds):
     """CPU seconds of ``n_seeds`` fresh seeds of a claim's runs, priced from the mean ``run_cpu_seconds`` of the
     paper-scale ``table``'s runs of each (block, problem, method), every epsilon-greedy setting counted."""
@@ -587,7 +594,7 @@ def write_confirmatory_plan(table):
     costs = {row.id: confirmatory_cost(table, row.id, row.planned_seeds) for row in plan.itertuples(index=False)
              if row.planned_seeds}
     confirmatory.admit_cheapest_first(plan, costs, CONFIRMATORY_CPU_HOURS, budget="the block's budget")
-    confirmatory.save_plan(experiment.PAPER, plan)
+    confirmatory.save_plan(experiment.PAPER, plan, confirmatory_runs)
     return plan
 
 

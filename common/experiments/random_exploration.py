@@ -220,20 +220,11 @@ def make_grid(params):
 def confirmatory_grid(params):
     """The fresh-seed runs of the committed confirmatory plan (``data/confirmatory/random_exploration.csv``).
 
-    For each planned claim, the runs it is judged on
-    (:func:`~common.experiments.random_exploration_claims.claim_runs`) at its fresh seeds
-    (:func:`common.confirmatory.fresh_seeds`); a run two claims share is listed once, at the larger count.
+    For each planned claim, the runs it is judged on (``data/confirmatory/random_exploration.runs.json``: (block,
+    problem, method)) at its fresh seeds; a run two claims share is listed once, at the larger count
+    (:func:`common.confirmatory.fresh_seeds_of_runs`).
     """
-    from common.experiments import random_exploration_claims  # the claims module imports this one
-
-    seeds_of = {}
-    for row in confirmatory.load_plan(PAPER).itertuples(index=False):
-        if not row.planned_seeds:
-            continue
-        for block, problem, methods in random_exploration_claims.claim_runs(row.id):
-            for method in methods:
-                seeds_of[(block, problem, method)] = max(seeds_of.get((block, problem, method), 0),
-                                                         int(row.planned_seeds))
+    seeds_of = confirmatory.fresh_seeds_of_runs(PAPER)
     return [block_config(params, block, problem, method, seed)
             for (block, problem, method), count in seeds_of.items() for seed in confirmatory.fresh_seeds(count)]
 

@@ -519,6 +519,12 @@ def claim_runs(claim_id):
     return runs[claim_id]
 
 
+def confirmatory_runs(claim_id):
+    """A claim's runs one by one, as the plan's runs file keeps them (:func:`common.confirmatory.save_runs`): a list
+    of (block, problem, method)."""
+    return [(block, problem, method) for block, problem, methods in claim_runs(claim_id) for method in methods]
+
+
 #: The confirmatory block's budget (the project's rule, declared before any fresh run and used by egp_ts, bo_pp and
 #: add_gp_ucb): at most 100 fresh seeds for one claim (the cap of the plan committed in 23be7296), and 1.5
 #: CPU-hours for the paper, each claim priced alone from the paper-scale runs' mean CPU seconds per (block,
@@ -561,7 +567,7 @@ def write_confirmatory_plan(table):
     plan = pd.concat([plan, unpowered], ignore_index=True) if len(unpowered) else plan
     order = {claim_id: i for i, claim_id in enumerate(verdicts["id"])}
     plan = plan.sort_values("id", key=lambda ids: ids.map(order), kind="stable").reset_index(drop=True)
-    confirmatory.save_plan(experiment.PAPER, plan)
+    confirmatory.save_plan(experiment.PAPER, plan, confirmatory_runs)
     return plan
 
 
