@@ -467,8 +467,8 @@ def _report_line(report):
 
 
 #: The scorecard's columns per paper; the full table (paper's and our numbers, the check) is in figures/<key>/verdicts.md.
-SCORECARD_COLUMNS = ("id", "kind", "figure", "verdict", "effect", "margin", "seeds_to_decide", "verdict_by_p_value",
-                     "confirmatory", "statement", "reason", "disclosure")
+SCORECARD_COLUMNS = ("id", "kind", "figure", "verdict", "exploratory", "effect", "margin", "seeds_to_decide",
+                     "verdict_by_p_value", "confirmatory", "statement", "reason", "disclosure")
 
 
 def _effects_figure(effects_by_paper):
@@ -502,9 +502,11 @@ def write_scorecard(registry):
     import pandas as pd
 
     from common import verdict_figures
-    from common.claims import IDENTITY_VERDICTS, VERDICTS, format_counts, markdown_table, verdict_counts
+    from common.claims import (IDENTITY_VERDICTS, VERDICTS, confirmed_moves, format_counts, markdown_table,
+                               verdict_counts)
 
     sections, totals, effects_by_paper = [], dict.fromkeys(VERDICTS + IDENTITY_VERDICTS, 0), {}
+    exploratory_totals, n_confirmed = dict(totals), 0
     arena_sections = []
     for key in registry:
         try:
@@ -533,11 +535,19 @@ def write_scorecard(registry):
             effects_by_paper[key] = pd.read_csv(effects_path)
         scale = table["scale"].iloc[0] if len(table) else "unknown"
         counts = verdict_counts(table)
+        confirmed, confirmed_text = confirmed_moves(table)
         if not is_arena:
             totals = {verdict: totals[verdict] + counts[verdict] for verdict in totals}
+            exploratory = verdict_counts(table, "exploratory")
+            exploratory_totals = {verdict: exploratory_totals[verdict] + exploratory[verdict]
+                                  for verdict in exploratory_totals}
+            n_confirmed += confirmed
         n_estimated, moved = p_value_rule_moves(table)
         before = (f" Of the {n_estimated} claims judged by estimation, p-value rule -> estimation: {moved}."
                   if n_estimated else "")
+        if confirmed:
+            before += (f" {confirmed} verdicts are confirmatory, on fresh seeds (exploratory -> confirmatory: "
+                       f"{confirmed_text}).")
         listed.append(f"Notebook: {notebook}. Scale: {scale}. {format_counts(counts)}.{before} Full table "
                       f"(the paper's numbers, ours, the check): `figures/{key}/verdicts.md`; every cell's effect: "
                       f"`figures/{key}/effects.csv`.\n")
@@ -556,8 +566,11 @@ def write_scorecard(registry):
               "factor 1.1). \"Not reproduced\" means the runs contradict the claim; \"inconclusive\" that they "
               "cannot decide it, with the seeds that would (`seeds_to_decide`). `verdict_by_p_value` is what the "
               "Wilcoxon p-value rule used until 2026-11-25 gives; `confirmatory` the verdict on fresh seeds, where "
-              "planned.\n\n"
-              f"All papers: {format_counts(totals)}.\n{picture}")
+              "planned. Where every planned fresh seed ran, the confirmatory verdict is the claim's `verdict` and the "
+              "paper-scale one, exploratory, stands beside it in `exploratory`.\n\n"
+              f"All papers: {format_counts(totals)}"
+              + (f" ({n_confirmed} of them confirmatory; at the paper's scale alone: "
+                 f"{format_counts(exploratory_totals)})" if n_confirmed else "") + f".\n{picture}")
     path = paths.scorecard_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(f".{path.name}.tmp")
@@ -589,7 +602,7 @@ def readme_counts_table(registry):
     gave them: the README's "verdict counts" block, from each ``figures/<key>/verdicts.csv``."""
     import pandas as pd
 
-    from common.claims import VERDICTS, markdown_table, verdict_counts
+    from common.claims import VERDICTS, confirmed_moves, markdown_table, verdict_counts
 
     short = {"partly reproduced": "partly", "not run at this scale": "not run"}
     rows = []
@@ -604,6 +617,9 @@ def readme_counts_table(registry):
         row["identities verified"] = f"{counts['verified']} of {counts['verified'] + counts['not verified']}"
         n_estimated, moved = p_value_rule_moves(table)
         row["judged by estimation: p-value rule -> estimation"] = f"{n_estimated}: {moved}" if n_estimated else ""
+        confirmed, confirmed_text = confirmed_moves(table)
+        row["confirmatory verdicts: exploratory -> confirmatory"] = (f"{confirmed}: {confirmed_text}" if confirmed
+                                                                    else "")
         rows.append(row)
     return markdown_table(pd.DataFrame(rows))
 

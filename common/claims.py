@@ -114,8 +114,8 @@ IDENTITY_VERDICTS = ("verified", "not verified")
 VERDICTS_OF_KIND = {"empirical": VERDICTS, "identity": IDENTITY_VERDICTS}
 REQUIRED_PAPER_COLUMNS = ("table", "value")
 OPTIONAL_PAPER_COLUMNS = ("std", "note")
-TABLE_COLUMNS = ("id", "kind", "figure", "statement", "paper", "ours", "check", "verdict", "reason", "disclosure",
-                 "effect", "margin", "seeds_to_decide", "verdict_by_p_value", "confirmatory")
+TABLE_COLUMNS = ("id", "kind", "figure", "statement", "paper", "ours", "check", "verdict", "exploratory", "reason",
+                 "disclosure", "effect", "margin", "seeds_to_decide", "verdict_by_p_value", "confirmatory")
 #: Columns of ``figures/<key>/effects.csv``: one row per cell of every claim judged by estimation.
 EFFECT_COLUMNS = ("id", "cell", "claim", "scale", "estimate", "low", "high", "margin", "margin_source",
                   "higher_is_better", "seeds", "wins", "ties", "losses", "p_value", "judgement", "seeds_to_decide")
@@ -543,7 +543,7 @@ def verdict_table(claims):
         raise ValueError(f"claim ids must be unique; repeated: {duplicated}")
     rows = [{"id": item.id, "kind": item.kind, "figure": item.figure, "statement": item.statement,
              "paper": format_number(item.paper), "ours": format_number(item.ours),
-             "check": item.check, "verdict": item.verdict, "reason": item.reason,
+             "check": item.check, "verdict": item.verdict, "exploratory": "", "reason": item.reason,
              "disclosure": item.disclosure, "effect": item.effect, "margin": item.margin,
              "seeds_to_decide": item.seeds_to_decide, "verdict_by_p_value": item.verdict_by_p_value,
              "confirmatory": ""} for item in claims]
@@ -571,9 +571,26 @@ def effects_table(claims):
     return pd.DataFrame(rows, columns=list(EFFECT_COLUMNS))
 
 
-def verdict_counts(table):
-    """``{verdict: count}`` over :data:`VERDICTS` then :data:`IDENTITY_VERDICTS`, in that order."""
-    return {verdict: int((table["verdict"] == verdict).sum()) for verdict in VERDICTS + IDENTITY_VERDICTS}
+def verdict_counts(table, column="verdict"):
+    """``{verdict: count}`` over :data:`VERDICTS` then :data:`IDENTITY_VERDICTS`, in that order, of the headline
+    ``verdict`` column, or of ``column="exploratory"``: every claim at the paper's scale (its ``exploratory``
+    verdict where a confirmatory verdict replaced it in the headline, else its verdict)."""
+    if column not in ("verdict", "exploratory"):
+        raise ValueError(f"column must be 'verdict' or 'exploratory'; got {column!r}")
+    found = table["verdict"]
+    if column == "exploratory" and "exploratory" in table:
+        found = table["exploratory"].where(table["exploratory"] != "", table["verdict"])
+    return {verdict: int((found == verdict).sum()) for verdict in VERDICTS + IDENTITY_VERDICTS}
+
+
+def confirmed_moves(table):
+    """``(n, text)``: how many claims' headline verdicts are confirmatory, and how they moved from the exploratory
+    verdicts, e.g. ``"inconclusive -> reproduced 1; inconclusive -> not reproduced 2"``."""
+    if "exploratory" not in table:
+        return 0, ""
+    confirmed = table[table["exploratory"] != ""]
+    moves = confirmed.groupby(["exploratory", "verdict"], sort=False).size()
+    return len(confirmed), "; ".join(f"{before} -> {after} {count}" for (before, after), count in moves.items())
 
 
 def _plural(count, singular, plural):
@@ -1130,6 +1147,22 @@ def judge(specs, table, params, *, ran=None):
 
 
 #: How a verdict reads that the runs refute as the claim is worded, though more seeds could lift it to "partly".
+def paired_claim(claim_id, a, b, *, higher_is_better, scale="ratio", claim="better", margin=stats.DEFAULT_MARGIN):
+    """The simplest claim judged by estimation: method ``a`` is ``claim`` (:data:`common.stats.CELL_CLAIMS`) against
+    method ``b``, one cell, on a table with columns ``seed``, ``method`` and ``value`` (the final value of each run).
+
+    For teaching and for checking the judging machinery on toy data (e.g. the confirmatory planner's decision
+    rate); a paper's claims module declares its claims with their own quotes and measures.
+    """
+    def measure(table, params, limits):
+        values = table.pivot(index="seed", columns="method", values="value")
+        comparison = stats.paired_by_seed(values[a], values[b], higher_is_better=higher_is_better, scale=scale)
+        return Evidence.of_tally(stats.tally([stats.cell(f"{a} vs {b}", comparison, claim, limits["margin"])]),
+                                 f"{a} against {b}, seed by seed")
+    return ClaimSpec(claim_id, "toy", f"{a} is {claim} than {b}", "a toy table", "the final value of each run",
+                     "the one cell's effect against the margin", measure, margin=margin)
+
+
 AS_STATED = "not reproduced as stated"
 #: The judging rules of issue 40 (2026-11-27), in words, for the disclosure beside a verdict they changed.
 RULES_OF_ISSUE_40 = ("judging rules of 2026-11-27 (issue 40): a claim that can no longer reach 'reproduced' is not "

@@ -231,6 +231,8 @@ def paired_comparison(a, b, *, higher_is_better, scale="difference", tie_toleran
     a, b = _as_paired_values("a", a), _as_paired_values("b", b)
     if a.size != b.size:
         raise ValueError(f"a and b must have the same length (one value per seed each); got {a.size} and {b.size}")
+    if _SIMULATED_SAMPLE:
+        a, b = _SIMULATED_SAMPLE[-1](a, b, scale)
     if scale not in EFFECT_SCALES:
         raise ValueError(f"scale must be one of {list(EFFECT_SCALES)}; got {scale!r}")
     if scale == "ratio" and (a.min() < 0 or b.min() < 0):
@@ -262,6 +264,25 @@ def paired_comparison(a, b, *, higher_is_better, scale="difference", tie_toleran
                             interval=_bootstrap_interval(advantage, int(n_resamples)), outcome=outcome,
                             effect=estimate_effect(a, b, scale, n_resamples=int(n_resamples)),
                             higher_is_better=bool(higher_is_better))
+
+
+#: The sample transforms in force (:func:`simulated_samples`), innermost last.
+_SIMULATED_SAMPLE = []
+
+
+@contextlib.contextmanager
+def simulated_samples(transform):
+    """Inside the block, every :func:`paired_comparison` compares ``transform(a, b, scale)`` instead of its inputs.
+
+    A power simulation (:func:`common.confirmatory.decision_rate`) judges a claim with its own, unchanged measure on
+    simulated seeds this way: ``transform`` returns the new pair of per-seed arrays (any common length), e.g. the
+    pilot's seeds resampled and their effect shrunk.
+    """
+    _SIMULATED_SAMPLE.append(transform)
+    try:
+        yield
+    finally:
+        _SIMULATED_SAMPLE.pop()
 
 
 @functools.lru_cache(maxsize=1 << 16)

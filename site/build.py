@@ -547,7 +547,8 @@ def scorecard_page(entries, source_dir, staged, code_pages_by_file):
             rank = VERDICT_ORDER.index(verdict) if verdict in VERDICT_ORDER else len(VERDICT_ORDER)
             cells = effects.get(row.get("id", ""), [])
             effect = esc(row.get("effect", ""))
-            if len(cells) == 1:
+            exploratory = row.get("exploratory", "")
+            if len(cells) == 1 and not exploratory:  # the cells are the paper scale's; a confirmed effect is not
                 effect = f"<span class='interval'>{esc(format_interval(cells[0]))}</span><br>" \
                          f"<span class='small'>{effect}</span>"
             margin = row.get("margin", "")
@@ -555,6 +556,7 @@ def scorecard_page(entries, source_dir, staged, code_pages_by_file):
             effect = (effect or "—") + (f"<br><span class='small'>margin {esc(shown_margin)}</span>" if margin else "")
             details = [("Check", row.get("check")), ("The paper", row.get("paper")), ("Ours", row.get("ours")),
                        ("Why this verdict", row.get("reason")), ("Margin", margin),
+                       ("Exploratory verdict (the paper's seeds)", exploratory),
                        ("Verdict by the p-value rule", row.get("verdict_by_p_value")),
                        ("Seeds that would decide it", row.get("seeds_to_decide")),
                        ("Confirmatory", row.get("confirmatory")), ("Disclosure", row.get("disclosure")),
@@ -571,7 +573,8 @@ def scorecard_page(entries, source_dir, staged, code_pages_by_file):
                 f'<td class="statement">{esc(row.get("statement", ""))}'
                 f'<details><summary>{summary}</summary><dl>{body}</dl>{cells_table(cells)}</details></td>'
                 f'<td data-sort="{rank:02d}"><span class="verdict {verdict_class(verdict)}">{esc(verdict)}</span>'
-                f'</td>'
+                + (f'<br><span class="small">on fresh seeds; exploratory: {esc(exploratory)}</span>'
+                   if exploratory else "") + '</td>'
                 f'<td class="effect">{effect}</td></tr>')
     paper_options = "".join(f'<option value="{key}">{key}</option>' for key in papers)
     verdict_options = "".join(f'<option value="{esc(v)}">{esc(v)}</option>' for v in VERDICT_ORDER

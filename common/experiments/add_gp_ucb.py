@@ -136,7 +136,7 @@ ALLOWED = {
     "configurations": list(BY_NAME), "T_bo": range(1, 1001), "n_runs": range(1, 101),
     "budget_scale": _check_budget_scale, "n_dec_factor": range(1, 21), "add_dims": _check_add_dims,
     "real_world": list(REAL_WORLD), "real_world_T": range(1, 1001), "real_world_runs": range(0, 101),
-    "ablation_configuration": list(BY_NAME), "ablation_runs": range(0, 101), "confirmatory": [False, True],
+    "ablation_configuration": list(BY_NAME), "ablation_runs": range(0, 101), "confirmatory": [False, True, "powered"],
     "settings": list(SETTINGS), "earlier_settings_runs": range(0, 101),
 }
 
@@ -199,7 +199,7 @@ def confirmatory_grid(params):
     at its fresh seeds (:func:`common.confirmatory.fresh_seeds_of_runs`); DiRect, deterministic, once, at the first
     fresh seed."""
     seeds_of = {(block, problem, method): 1 if method == "DiRect" else count
-                for (block, problem, method), count in confirmatory.fresh_seeds_of_runs(PAPER).items()}
+                for (block, problem, method), count in confirmatory.fresh_seeds_of_runs(PAPER, confirmatory.plan_of(params)).items()}
     budgets = {"synthetic": params["T_bo"], "real_world": params["real_world_T"]}
     return [{"paper": PAPER, "experiment": block, "problem": problem, "method": method, "seed": seed,
              "T_bo": budgets[block], "budget_scale": params["budget_scale"], "n_dec_factor": params["n_dec_factor"],

@@ -406,7 +406,8 @@ def judge(table, params):
     paper, fresh = confirmatory.split(experiment.split_settings(table, params)[0])
     verdicts = claims.judge(claim_specs(), paper, params, ran=what_ran(params))
     fresh_verdicts = claims.judge(claim_specs(), fresh, params, ran=what_ran(params)) if len(fresh) else None
-    return confirmatory.beside(verdicts, fresh_verdicts, confirmatory.load_plan(experiment.PAPER))
+    return confirmatory.beside(verdicts, fresh_verdicts,
+                               confirmatory.load_plan(experiment.PAPER, confirmatory.plan_of(params)))
 
 
 def settings_verdicts(earlier, params, verdicts):
@@ -515,6 +516,19 @@ def write_confirmatory_plan(table):
     confirmatory.admit_cheapest_first(plan, costs, CONFIRMATORY_CPU_HOURS, budget="the block's budget")
     confirmatory.save_plan(experiment.PAPER, plan, confirmatory_runs)
     return plan
+
+
+def write_powered_plan(table, params):
+    """The powered plan (:func:`common.confirmatory.write_powered_plan`) for the inconclusive claims with runs,
+    priced by :func:`confirmatory_cost` from the paper-scale ``table``."""
+    paper = experiment.SCALES["paper"]
+    planned = [spec for spec in claim_specs() if spec.block in BLOCK_SEEDS]
+    seeds = {spec.id: paper[BLOCK_SEEDS[spec.block]] for spec in planned}
+    cpu_seconds = final_rows(confirmatory.split(table)[0]).groupby(
+        ["experiment", "problem", "method"])["run_cpu_seconds"].mean()
+    return confirmatory.write_powered_plan(experiment.PAPER, planned, table, params, seeds,
+                                           lambda claim_id, n: confirmatory_cost(claim_id, n, cpu_seconds),
+                                           confirmatory_runs)
 
 
 # --------------------------------------------------------------------------- what the numbers show

@@ -108,7 +108,7 @@ ALLOWED = {
     "y_transform": ["none", "standardize"], "mle_restarts": range(0, 11),
     "pseudo_point_mode": ["box", "corner"], "direct_ablation_seeds": range(0, 101),
     "direct_ablation_budgets": range(1, 100_001), "shift_ablation_seeds": range(0, 101),
-    "confirmatory": [False, True],
+    "confirmatory": [False, True, "powered"],
 }
 
 
@@ -170,7 +170,7 @@ def confirmatory_grid(params):
     claim, the runs it is judged on (``data/confirmatory/bo_pp.runs.json``: (block, problem, acquisition, tau0),
     each BO-PP cell with its BO baseline) at its fresh seeds; a run two claims share gets the larger number of
     seeds (:func:`common.confirmatory.fresh_seeds_of_runs`)."""
-    seeds_of = confirmatory.fresh_seeds_of_runs(PAPER)
+    seeds_of = confirmatory.fresh_seeds_of_runs(PAPER, confirmatory.plan_of(params))
     horizon = {"synthetic": params["T"], "real_world": params["real_world_T"], "isotropic": params["real_world_T"]}
     kernel = {"synthetic": "ard", "real_world": "ard", "isotropic": "iso"}
     return [_config(params, block, problem, acquisition, tau0, seed, horizon[block], kernel[block])

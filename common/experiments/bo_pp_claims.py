@@ -637,7 +637,8 @@ def judge(table, params):
     paper, fresh = confirmatory.split(table)
     verdicts = claims.judge(specs(), paper, params, ran=what_ran(params))
     fresh_verdicts = claims.judge(specs(), fresh, params, ran=what_ran(params)) if len(fresh) else None
-    return confirmatory.beside(verdicts, fresh_verdicts, confirmatory.load_plan(experiment.PAPER))
+    return confirmatory.beside(verdicts, fresh_verdicts,
+                               confirmatory.load_plan(experiment.PAPER, confirmatory.plan_of(params)))
 
 
 def claim_cells():
@@ -693,6 +694,19 @@ def write_confirmatory_plan(table):
     confirmatory.admit_cheapest_first(plan, costs, CONFIRMATORY_CPU_HOURS, budget="the paper's budget")
     confirmatory.save_plan(experiment.PAPER, plan, claim_runs)
     return plan
+
+
+def write_powered_plan(table, params):
+    """The powered plan (:func:`common.confirmatory.write_powered_plan`) for the inconclusive cell-judged claims,
+    priced from the paper-scale ``table``'s mean CPU seconds per (block, problem, acquisition, tau0)."""
+    cells = claim_cells()
+    paper = experiment.SCALES["paper"]
+    seeds = {claim_id: paper[BLOCKS[block_name].seeds_parameter] for claim_id, (block_name, _) in cells.items()}
+    finals = final_rows(confirmatory.split(table)[0]).assign(tau0=lambda rows: rows["tau0"].astype(float))
+    seconds = finals.groupby(["experiment", "problem", "acquisition", "tau0"])["run_cpu_seconds"].mean()
+    return confirmatory.write_powered_plan(
+        experiment.PAPER, [spec for spec in specs() if spec.id in cells], table, params, seeds,
+        lambda claim_id, n: n * sum(seconds[run] for run in claim_runs(claim_id)), claim_runs)
 
 
 # --------------------------------------------------------------------------- what the numbers show

@@ -133,7 +133,7 @@ ALLOWED = {
     "parallel_seeds": range(0, 101), "parallel_T": range(1, 1001), "n_features": range(1, 2001),
     "refit_every": range(1, 1001), "n_candidates": range(1, 100_001), "n_restarts": range(0, 51),
     "hyperparameter_ablation_seeds": range(0, 101), "evidence_ablation_seeds": range(0, 101),
-    "confirmatory": [False, True],
+    "confirmatory": [False, True, "powered"],
 }
 CELL_FIELDS = ("experiment", "problem", "method", "batch_size")
 # The cache spot-check (tests/test_notebooks.py) recomputes the first evaluations of one run per cell; an FNN
@@ -178,7 +178,7 @@ def confirmatory_grid(params, shared):
     claim, the runs it is judged on (``data/confirmatory/egp_ts.runs.json``: (block, problem, method, extra
     settings)) at its fresh seeds (:func:`common.confirmatory.fresh_seeds_of_runs`)."""
     budgets = {"synthetic": params["synthetic_T"], "robot": params["robot_T"], "parallel": params["parallel_T"]}
-    seeds_of = confirmatory.fresh_seeds_of_runs(PAPER)
+    seeds_of = confirmatory.fresh_seeds_of_runs(PAPER, confirmatory.plan_of(params))
     return [{**shared, "experiment": block, "problem": problem, "method": method, "seed": seed, "T": budgets[block],
              **dict(extra)} for (block, problem, method, extra), count in seeds_of.items()
             for seed in confirmatory.fresh_seeds(count)]

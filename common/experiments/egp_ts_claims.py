@@ -404,7 +404,8 @@ def judge(table, params):
     paper, fresh = confirmatory.split(table)
     verdicts = claims.judge(claim_specs(), paper, params, ran=what_ran(params))
     fresh_verdicts = claims.judge(claim_specs(), fresh, params, ran=what_ran(params)) if len(fresh) else None
-    return confirmatory.beside(verdicts, fresh_verdicts, confirmatory.load_plan(experiment.PAPER))
+    return confirmatory.beside(verdicts, fresh_verdicts,
+                               confirmatory.load_plan(experiment.PAPER, confirmatory.plan_of(params)))
 
 
 def claim_runs(claim_id):
@@ -460,6 +461,19 @@ def write_confirmatory_plan(table):
     confirmatory.admit_cheapest_first(plan, costs, CONFIRMATORY_CPU_HOURS, budget="the block's budget")
     confirmatory.save_plan(experiment.PAPER, plan, confirmatory_runs)
     return plan
+
+
+def write_powered_plan(table, params):
+    """The powered plan (:func:`common.confirmatory.write_powered_plan`) for the inconclusive claims with runs,
+    priced from the paper-scale ``table``'s mean CPU seconds per (block, method)."""
+    paper = experiment.SCALES["paper"]
+    planned = [spec for spec in claim_specs() if spec.block in BLOCK_SIZES]
+    seeds = {spec.id: paper[BLOCK_SIZES[spec.block][0]] for spec in planned}
+    seconds = final_rows(confirmatory.split(table)[0]).groupby(["experiment", "method"])["run_cpu_seconds"].mean()
+    return confirmatory.write_powered_plan(
+        experiment.PAPER, planned, table, params, seeds,
+        lambda claim_id, n: n * sum(seconds[(block, method)] for block, _, method, _ in confirmatory_runs(claim_id)),
+        confirmatory_runs)
 
 
 # --------------------------------------------------------------------------- what the numbers show

@@ -130,7 +130,7 @@ ALLOWED = {
     "beta_ablation_methods": [name for name in METHODS if name not in ("epsilon-greedy", "GP-BTS")],
     "beta_ablation_scale": _check_beta_scale, "beta_ablation_seeds": range(0, 201),
     "table1_methods": list(METHODS), "table1_seeds": range(0, 201), "table1_T": range(2, 100_001),
-    "noise_ablation_seeds": range(0, 201), "lambda_ablation_seeds": range(0, 201), "confirmatory": [False, True],
+    "noise_ablation_seeds": range(0, 201), "lambda_ablation_seeds": range(0, 201), "confirmatory": [False, True, "powered"],
     "bbkb_oversampling": _check_oversampling, "bandwidth_ablation_factor": _check_bandwidth_factor,
     "bandwidth_factor": _check_bandwidth_factor, "noise_beta": _check_noise_beta,
     "bandwidth_ablation_seeds": range(0, 201), "oversampling_ablation_qbar": _check_oversampling,
@@ -195,7 +195,8 @@ def make_grid(params):
              for block, problem, methods in blocks for method in methods if method in OVERSAMPLING_METHODS
              for seed in range(min(ablation_seeds[block], params["n_seeds"]))]
     if params["confirmatory"]:
-        grid += with_oversampling(kernel_free_greedy(confirmatory_grid(shared)), params["bbkb_oversampling"])
+        grid += with_oversampling(kernel_free_greedy(confirmatory_grid(shared, confirmatory.plan_of(params))),
+                                  params["bbkb_oversampling"])
     return grid
 
 
@@ -236,12 +237,12 @@ def with_oversampling(grid, oversampling):
             for config in grid]
 
 
-def confirmatory_grid(shared):
+def confirmatory_grid(shared, plan="plug-in"):
     """The fresh-seed runs of the committed confirmatory plan (``data/confirmatory/mini_gp_opt.csv``): for each
     planned claim, the runs its cells are judged on (``data/confirmatory/mini_gp_opt.runs.json``: (block, problem,
     method); epsilon-greedy at every setting of its grid, re-tuned on the fresh seeds) at its fresh seeds
     (:func:`common.confirmatory.fresh_seeds_of_runs`)."""
-    seeds_of = confirmatory.fresh_seeds_of_runs(PAPER)
+    seeds_of = confirmatory.fresh_seeds_of_runs(PAPER, plan)
     return [{**shared, "experiment": block, "problem": problem, "method": method, "seed": seed, **setting}
             for (block, problem, method), count in seeds_of.items() for setting in epsilon_settings(method)
             for seed in confirmatory.fresh_seeds(count)]

@@ -478,7 +478,7 @@ def judge(table, params, fresh=None):
     ``table``), the planned claims judged again on the fresh seeds alone, epsilon-greedy tuned on those seeds."""
     paper, fresh_in_table = confirmatory.split(table)
     fresh = fresh_in_table if fresh is None else fresh
-    plan = confirmatory.load_plan(experiment.PAPER)
+    plan = confirmatory.load_plan(experiment.PAPER, confirmatory.plan_of(params))
     verdicts = claims.judge(claim_specs(), paper, params, ran=what_ran(params))
     planned = set(plan.loc[plan["planned_seeds"].astype(int) > 0, "id"])
     fresh_verdicts = None
@@ -596,6 +596,16 @@ def write_confirmatory_plan(table):
     confirmatory.admit_cheapest_first(plan, costs, CONFIRMATORY_CPU_HOURS, budget="the block's budget")
     confirmatory.save_plan(experiment.PAPER, plan, confirmatory_runs)
     return plan
+
+
+def write_powered_plan(table, params):
+    """The powered plan (:func:`common.confirmatory.write_powered_plan`) for the inconclusive claims judged seed by
+    seed, priced by :func:`confirmatory_cost` from the paper-scale ``table``."""
+    planned = [spec for spec in claim_specs() if hasattr(spec.measure, "pairs_of")]
+    seeds = {spec.id: experiment.SCALES["paper"]["n_seeds"] for spec in planned}
+    return confirmatory.write_powered_plan(experiment.PAPER, planned, table, params, seeds,
+                                           lambda claim_id, n: confirmatory_cost(table, claim_id, n),
+                                           confirmatory_runs)
 
 
 def confirmatory_state(fresh):

@@ -142,7 +142,7 @@ ALLOWED = {
     "acq_candidates": range(1, 100_001), "acq_polish": range(0, 51),
     "maximizer_ablation_seeds": range(0, 101), "maximizer_ablation_search": candidates_and_polish,
     "scaling_ablation_seeds": range(0, 101), "lengthscale_check_seeds": range(0, 101),
-    "lengthscale_check_sizes": increasing_sizes, "confirmatory": [False, True],
+    "lengthscale_check_sizes": increasing_sizes, "confirmatory": [False, True, "powered"],
 }
 
 
@@ -224,7 +224,7 @@ def confirmatory_grid(params):
     problem, method)) at its fresh seeds; a run two claims share is listed once, at the larger count
     (:func:`common.confirmatory.fresh_seeds_of_runs`).
     """
-    seeds_of = confirmatory.fresh_seeds_of_runs(PAPER)
+    seeds_of = confirmatory.fresh_seeds_of_runs(PAPER, confirmatory.plan_of(params))
     return [block_config(params, block, problem, method, seed)
             for (block, problem, method), count in seeds_of.items() for seed in confirmatory.fresh_seeds(count)]
 

@@ -492,7 +492,8 @@ def judge(table, params):
     verdicts = claims.judge(claim_specs(numbers), paper, params, ran=what_ran(params))
     fresh_verdicts = (claims.judge(claim_specs(numbers), fresh, params, ran=what_ran(params)) if len(fresh)
                       else None)
-    return confirmatory.beside(verdicts, fresh_verdicts, confirmatory.load_plan(experiment.PAPER))
+    return confirmatory.beside(verdicts, fresh_verdicts,
+                               confirmatory.load_plan(experiment.PAPER, confirmatory.plan_of(params)))
 
 
 # --------------------------------------------------------------------------- confirmatory runs
@@ -569,6 +570,20 @@ def write_confirmatory_plan(table):
     plan = plan.sort_values("id", key=lambda ids: ids.map(order), kind="stable").reset_index(drop=True)
     confirmatory.save_plan(experiment.PAPER, plan, confirmatory_runs)
     return plan
+
+
+def write_powered_plan(table, params):
+    """The powered plan (:func:`common.confirmatory.write_powered_plan`) for the inconclusive claims with runs,
+    priced by :func:`confirmatory_cost` from the paper-scale ``table``."""
+    paper = experiment.SCALES["paper"]
+    specs = claim_specs(claims.load_paper_numbers(experiment.PAPER))
+    planned = [spec for spec in specs if spec.block in BLOCK_SIZES]
+    seeds = {spec.id: paper[BLOCK_SIZES[spec.block][0]] for spec in planned}
+    cpu_seconds = final_rows(confirmatory.split(table)[0]).groupby(
+        ["experiment", "problem", "method"])["run_cpu_seconds"].mean()
+    return confirmatory.write_powered_plan(experiment.PAPER, planned, table, params, seeds,
+                                           lambda claim_id, n: confirmatory_cost(claim_id, n, cpu_seconds),
+                                           confirmatory_runs)
 
 
 # --------------------------------------------------------------------------- what the numbers show
