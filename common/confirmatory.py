@@ -487,14 +487,17 @@ def make_powered_plan(specs, table, params, paper_seeds, cost_of, *, cpu_hours=P
 
 def write_powered_plan(paper_key, specs, table, params, paper_seeds, cost_of, runs_of, **options):
     """Draw and save a paper's powered plan (``data/confirmatory/powered/<key>.csv`` and its runs file) for the
-    claims of ``specs`` that its published verdicts (``figures/<key>/verdicts.csv``) call inconclusive; return it.
+    claims of ``specs`` that its published verdicts (``figures/<key>/verdicts.csv``) call inconclusive at the
+    paper's scale (the exploratory verdict where a confirmation is in the headline); return it.
 
     ``table`` holds the paper-scale runs (fresh seeds are dropped here); ``paper_seeds``, ``cost_of`` and
     ``options`` as :func:`make_powered_plan` takes them, ``runs_of`` as :func:`save_runs` (a claim for which it
     raises ValueError has no runs a grid could repeat, and is not planned).
     """
     verdicts = pd.read_csv(paths.figures_dir(paper_key) / "verdicts.csv", keep_default_na=False)
-    inconclusive = set(verdicts.loc[verdicts["verdict"] == "inconclusive", "id"])
+    exploratory = verdicts["exploratory"] if "exploratory" in verdicts else pd.Series("", index=verdicts.index)
+    paper_scale = exploratory.where(exploratory != "", verdicts["verdict"])
+    inconclusive = set(verdicts.loc[paper_scale == "inconclusive", "id"])
     pilot, _ = split(table)
     plan = make_powered_plan([spec for spec in specs if spec.id in inconclusive and _has_runs(runs_of, spec.id)],
                              pilot, params, paper_seeds, cost_of, **options)

@@ -560,16 +560,18 @@ class CellJudgement:
 
 #: Judging rules that can be switched back, to show beside a verdict the one the rules before gave
 #: (:func:`previous_rules`). ``typical_seed``: a "better" cell whose mean and typical seed point opposite ways is
-#: not supported (issue 40, 2026-11-27).
-_RULES = {"typical_seed": True, "ties": True}
+#: not supported (issue 40, 2026-11-27); ``ties``: a cell of tied seeds is not comparable (2026-11-27);
+#: ``paper_effect``: a "better" cell is contradicted only by excluding the paper's own effect where that is below
+#: the margin (2026-11-28).
+_RULES = {"typical_seed": True, "ties": True, "paper_effect": True}
 
 
 @contextlib.contextmanager
 def previous_rules():
-    """Judge cells by the rules before 2026-11-27 inside the block (the mean alone decides a "better" cell, and a
-    cell of tied seeds is judged like any other)."""
+    """Judge cells by the rules before 2026-11-27 inside the block (the mean alone decides a "better" cell, a cell
+    of tied seeds is judged like any other, and the margin alone contradicts a "better" cell)."""
     saved = dict(_RULES)
-    _RULES.update(typical_seed=False, ties=False)
+    _RULES.update(typical_seed=False, ties=False, paper_effect=False)
     try:
         yield
     finally:
@@ -584,7 +586,7 @@ def _carried_by_few(comparison):
             f"({comparison.losses} favour the other method)")
 
 
-def judge_cell(comparison, claim, margin):
+def judge_cell(comparison, claim, margin, paper_effect=None):
     """Judge one cell of a claim by the effect's interval against zero and the margin.
 
     Parameters
@@ -594,6 +596,11 @@ def judge_cell(comparison, claim, margin):
     claim : {"better", "substantially better", "no worse"}
         What the paper says of a against b.
     margin : Margin
+    paper_effect : float or None, default None
+        For a "better" cell, the paper's own effect in this cell where it prints numbers for both methods, on the
+        advantage scale (:func:`paper_advantage`). The cell is then contradicted only when its interval excludes
+        the smaller of the margin and the paper's effect (or lies against the paper's direction): runs that exclude
+        a margin-sized gain but not the gain the paper itself reports do not contradict it (issue 40).
 
     Returns
     -------
@@ -608,7 +615,9 @@ def judge_cell(comparison, claim, margin):
         note that says so, at more seeds than :data:`MOST_SEEDS_REPORTED`: more
         seeds of the same kind would not make its typical seed agree. A cell
         where at least :data:`TIED_SHARE` of the seeds tie is "not comparable":
-        the runs cannot separate the methods.
+        the runs cannot separate the methods. A "better" cell with a
+        ``paper_effect`` below the margin whose interval lies between the two is
+        undecided, with a note that names the paper's effect.
     """
     if claim not in CELL_CLAIMS:
         raise ValueError(f"claim must be one of {list(CELL_CLAIMS)}; got {claim!r}")
@@ -632,6 +641,13 @@ def judge_cell(comparison, claim, margin):
         if carried:
             return CellJudgement(claim, "undecided", MOST_SEEDS_REPORTED + 1, "supported", note=carried)
         return CellJudgement(claim, "supported")
+    below_margin = ""
+    if claim == "better" and paper_effect is not None and _RULES["paper_effect"]:
+        paper_bound = min(delta, max(float(paper_effect), 0.0))
+        if high < contradicted_below and high >= paper_bound:
+            below_margin = (f"below the smallest effect the project counts; the paper's own effect is "
+                            f"{format_advantage(paper_effect, margin.scale, comparison.higher_is_better)}")
+        contradicted_below = paper_bound
     if high < contradicted_below:
         return CellJudgement(claim, "contradicted")
     # A decision needs the interval clear of a boundary the estimate is already beyond; the farther
@@ -640,10 +656,29 @@ def judge_cell(comparison, claim, margin):
     leaning = max(distances, key=distances.get)
     half_width = (high - low) / 2
     if distances[leaning] <= 0 or not np.isfinite(half_width):
-        return CellJudgement(claim, "undecided", MOST_SEEDS_REPORTED + 1, leaning)
+        return CellJudgement(claim, "undecided", MOST_SEEDS_REPORTED + 1, leaning, note=below_margin)
     needed = comparison.n * (half_width / distances[leaning]) ** 2
     return CellJudgement(claim, "undecided", int(min(max(math.ceil(needed), comparison.n + 1),
-                                                     MOST_SEEDS_REPORTED + 1)), leaning)
+                                                     MOST_SEEDS_REPORTED + 1)), leaning, note=below_margin)
+
+
+def paper_advantage(paper_a, paper_b, scale, higher_is_better):
+    """The paper's own effect of a against b from its printed means, on the advantage scale of
+    :func:`advantage_interval` (positive in a's favour): the log of the ratio, or the difference, signed by
+    ``higher_is_better``; None where a ratio is undefined (a mean <= 0)."""
+    if scale == "ratio":
+        if paper_a <= 0 or paper_b <= 0:
+            return None
+        value = math.log(paper_a / paper_b)
+    else:
+        value = paper_a - paper_b
+    return value if higher_is_better else -value
+
+
+def format_advantage(advantage, scale, higher_is_better):
+    """An advantage (:func:`paper_advantage`) back on its effect's scale: ``"0.952x"`` or ``"+0.0005"``."""
+    value = advantage if higher_is_better else -advantage
+    return f"{math.exp(value):.3g}x" if scale == "ratio" else f"{value:+.3g}"
 
 
 def _judge_equivalence(n, estimate, low, high, delta):
@@ -688,9 +723,10 @@ class Cell:
         return f"{self.label}: {brief(self.comparison)} {self.judgement.judgement}{note}{seeds}"
 
 
-def cell(label, comparison, claim, margin):
+def cell(label, comparison, claim, margin, paper_effect=None):
     """A :class:`Cell`, judged by :func:`judge_cell` (None for a comparison that did not run)."""
-    return Cell(label, comparison, None if comparison is None else judge_cell(comparison, claim, margin), margin)
+    judged = None if comparison is None else judge_cell(comparison, claim, margin, paper_effect)
+    return Cell(label, comparison, judged, margin)
 
 
 @dataclass(frozen=True)

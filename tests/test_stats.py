@@ -321,3 +321,39 @@ def test_a_cell_where_nearly_every_seed_ties_is_not_comparable_and_counts_neithe
     assert (counted.score, counted.reachable) == (1.0, 1.0)  # the tied cell is left out of both shares
     with stats.previous_rules():
         assert stats.judge_cell(tied, "better", stats.Margin("difference", 0.01, "test")).judgement == "contradicted"
+
+
+def _accuracy_cell(mean_gain, paper_gain):
+    rng = np.random.default_rng(7)
+    b = rng.uniform(0.90, 0.95, 20)
+    a = b + mean_gain + rng.normal(0.0, 0.002, 20)
+    comparison = stats.paired_comparison(a, b, higher_is_better=True, scale="difference")
+    margin = stats.Margin("difference", 0.01, "one point of accuracy")
+    return stats.judge_cell(comparison, "better", margin, paper_effect=paper_gain), comparison
+
+
+def test_a_better_cell_below_the_margin_but_holding_the_papers_own_gain_is_undecided_not_contradicted():
+    judged, comparison = _accuracy_cell(0.001, 0.0005)
+    _, low, high = stats.advantage_interval(comparison)
+    assert low < 0.0005 < high < 0.01   # excludes the margin, holds the paper's gain
+    assert judged.judgement == "undecided" and "the paper's own effect is +0.0005" in judged.note
+    with stats.previous_rules():
+        assert stats.judge_cell(comparison, "better", stats.Margin("difference", 0.01, "x")).judgement == \
+            "contradicted"
+
+
+def test_a_better_cell_that_excludes_the_papers_own_gain_is_contradicted():
+    judged, comparison = _accuracy_cell(-0.003, 0.0005)
+    assert stats.advantage_interval(comparison)[2] < 0.0005 and judged.judgement == "contradicted"
+
+
+def test_a_paper_effect_above_the_margin_leaves_the_margin_in_charge():
+    judged, comparison = _accuracy_cell(0.001, 0.05)
+    assert judged.judgement == "contradicted"
+
+
+def test_the_papers_effect_is_read_on_the_advantage_scale():
+    assert stats.paper_advantage(0.5, 1.0, "ratio", higher_is_better=False) == pytest.approx(np.log(2))
+    assert stats.paper_advantage(0.9590, 0.9585, "difference", higher_is_better=True) == pytest.approx(0.0005)
+    assert stats.paper_advantage(0.0, 1.0, "ratio", higher_is_better=False) is None
+    assert stats.format_advantage(np.log(2), "ratio", higher_is_better=False) == "0.5x"
