@@ -657,6 +657,7 @@ def grids_table(registry):
 
 
 STABILITY_RECORD = Path(__file__).resolve().parent / "benchmarks" / "results" / "stability_across_kernels.csv"
+BOOTSTRAP_RECORD = Path(__file__).resolve().parent / "benchmarks" / "results" / "bootstrap_seed_stability.csv"
 
 
 def stability_table(registry):
@@ -727,8 +728,30 @@ def multiplicity_table(registry):
     return markdown_table(pd.DataFrame(rows))
 
 
+def bootstrap_stability_table(registry):
+    """The README's "bootstrap seed" block: the Monte-Carlo error of an interval end, and per paper the verdicts
+    that differ from the published ones under other bootstrap seeds (``benchmarks/bootstrap_seed_stability.py``'s
+    record)."""
+    import pandas as pd
+
+    from common.claims import markdown_table
+
+    if not BOOTSTRAP_RECORD.exists():
+        return "Not measured yet (`python benchmarks/bootstrap_seed_stability.py`)."
+    record = pd.read_csv(BOOTSTRAP_RECORD, dtype=str, keep_default_na=False)
+    error = record[record["claims"] == ""]["changed"].tolist()
+    papers = record[record["paper"].isin(list(registry))]
+    rows = [{"notebook": f"`{row.paper}`", "claims": row.claims, "bootstrap seeds": row.bootstrap_seeds,
+             "verdicts that differ": row.verdict_changes + (f": {row.changed}" if row.changed else "")}
+            for row in papers.itertuples(index=False)]
+    lead = (f"Monte-Carlo error of an interval end (its SD over bootstrap seeds, as a share of the half-width): "
+            f"{error[0]}.\n\n" if error else "")
+    return lead + markdown_table(pd.DataFrame(rows))
+
+
 README_BLOCKS = {"published grids": grids_table, "verdict counts": readme_counts_table,
-                 "stability across kernels": stability_table, "multiplicity": multiplicity_table}
+                 "stability across kernels": stability_table, "multiplicity": multiplicity_table,
+                 "bootstrap seed": bootstrap_stability_table}
 
 
 def write_readme_blocks(registry):

@@ -357,3 +357,41 @@ def test_the_papers_effect_is_read_on_the_advantage_scale():
     assert stats.paper_advantage(0.9590, 0.9585, "difference", higher_is_better=True) == pytest.approx(0.0005)
     assert stats.paper_advantage(0.0, 1.0, "ratio", higher_is_better=False) is None
     assert stats.format_advantage(np.log(2), "ratio", higher_is_better=False) == "0.5x"
+
+
+def _lognormal_pair(seed, n=20, log_effect=-0.2):
+    rng = np.random.default_rng(seed)
+    b = rng.lognormal(0.0, 1.0, n)
+    return b * np.exp(log_effect + rng.normal(0.0, 0.5, n)), b
+
+
+def test_an_interval_near_a_boundary_is_recomputed_with_more_resamples_and_one_far_from_it_is_not():
+    a, b = _lognormal_pair(3)
+    comparison = stats.paired_comparison(a, b, higher_is_better=False, scale="ratio")
+    _, low, high = stats.advantage_interval(comparison)
+    near = stats.Margin("ratio", math.expm1(high), "a margin at the interval's upper end")
+    far = stats.Margin("ratio", math.expm1(high + 2 * (high - low)), "a margin far above it")
+    assert stats.refined(comparison, "better", near).effect.resamples == stats.N_REFINED
+    if min(abs(low), abs(high)) >= stats.REFINE_NEAR * (high - low) / 2:
+        assert stats.refined(comparison, "better", far) is comparison
+
+
+def test_a_refined_interval_end_moves_far_less_with_the_bootstrap_seed():
+    a, b = _lognormal_pair(4)
+
+    def spread(resamples):
+        ends = []
+        for seed in range(5):
+            with stats.bootstrap_seed(seed):
+                ends.append(np.log(stats.estimate_effect(a, b, "ratio", n_resamples=resamples).low))
+        return np.std(ends)
+
+    assert spread(stats.N_REFINED) < spread(stats.N_RESAMPLES) / 4
+
+
+def test_the_bootstrap_seed_is_restored_after_the_block():
+    a, b = _lognormal_pair(5)
+    before = stats.estimate_effect(a, b, "ratio")
+    with stats.bootstrap_seed(1):
+        other = stats.estimate_effect(a, b, "ratio")
+    assert other.low != before.low and stats.estimate_effect(a, b, "ratio") == before
