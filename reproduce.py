@@ -107,6 +107,10 @@ def build_parser(registry):
     mode.add_argument("--runs-only", action="store_true",
                       help="compute the missing runs of the configuration's grid without executing the notebook; "
                            "resumable, stop it any time")
+    parser.add_argument("--publish-runs", action="store_true",
+                        help="with --runs-only: write runs computed under other BLAS kernels than the cache's into "
+                             "the committed cache (each file records its kernels), for a maintainer who will commit "
+                             "them; without it they are cached apart, in output/results-by-kernels/")
     return parser
 
 
@@ -819,6 +823,11 @@ def main(argv=None, registry=None):
             parser.error(f"--dask: {exc}")
         print(f"Dask scheduler {args.dask}: {n_workers} workers")
 
+    if args.publish_runs and not args.runs_only:
+        parser.error("--publish-runs goes with --runs-only: runs are published into the cache by computing them, "
+                     "then committed; a regeneration only reads them")
+    if args.publish_runs:
+        os.environ[paths.PUBLISH_VARIABLE] = "1"   # the local workers inherit it
     if args.list:
         return 1 if list_notebooks(plans, args.jobs, args.dask) else 0
     read_only = unwritable_folders(plans, args.runs_only)
@@ -850,6 +859,9 @@ def numeric_environment_line():
     where = store.results_root_for(kernels)
     if recorded is None or kernels == recorded:
         new_runs = f"new runs: the cache's kernels, cached in {_shown(where)}"
+    elif os.environ.get(paths.PUBLISH_VARIABLE) == "1":
+        new_runs = (f"new runs: published into {_shown(where)} (--publish-runs), each file recording {kernels} "
+                    f"beside the cache's {recorded} runs")
     else:
         new_runs = f"new runs: other last bits than the cache's {recorded} runs, cached apart in {_shown(where)}"
     return f"OpenBLAS kernels here: {kernels}; regeneration from the cache: byte for byte; {new_runs}"

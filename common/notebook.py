@@ -85,6 +85,18 @@ def _checked_type(name, value, default):
     return value
 
 
+def _listed_choice(value, rule):
+    """Whether ``value`` is one of the listed choices of a rule, of the same type (True is not 1)."""
+    if not isinstance(rule, (list, tuple)) or isinstance(value, (list, tuple)):
+        return False
+    return any(type(value) is type(choice) and value == choice for choice in rule)
+
+
+def _mixed_choices(rule):
+    """Whether a rule lists choices of more than one type."""
+    return isinstance(rule, (list, tuple)) and len({type(choice) for choice in rule}) > 1
+
+
 def _check_allowed(name, value, rule):
     if isinstance(rule, _CHOICES):
         items = value if isinstance(value, (list, tuple)) else [value]
@@ -149,7 +161,14 @@ def resolve_parameters(scale, scales_table, *, allowed=None, **overrides):
 
     params = {"scale": scale, **scales_table[scale]}
     for name, value in overrides.items():
-        if value is not None:
+        if value is None:
+            continue
+        if _listed_choice(value, allowed.get(name)):
+            params[name] = value  # a value the notebook lists is allowed whatever its type (False, True, "powered")
+        elif _mixed_choices(allowed.get(name)):   # name every choice, not just the default's type
+            raise ValueError(f"parameter {name!r}: {value!r} is not allowed; allowed values: "
+                             f"{', '.join(map(repr, allowed[name]))}")
+        else:
             params[name] = _checked_type(name, value, scales_table[scale][name])
     for name, rule in allowed.items():
         _check_allowed(name, params[name], rule)

@@ -24,6 +24,9 @@ from pathlib import Path
 RESULTS_ROOT_VARIABLE = "BO_RESULTS_ROOT"
 FIGURES_ROOT_VARIABLE = "BO_FIGURES_ROOT"
 OUTPUT_ROOT_VARIABLE = "BO_OUTPUT_ROOT"
+#: Set to 1 (``reproduce.py --runs-only --publish-runs``): runs computed under other BLAS kernels than the cache's
+#: record enter the cache itself, each recording its own kernels, instead of a cache apart.
+PUBLISH_VARIABLE = "BO_PUBLISH_RUNS"
 
 _PAPER_KEY = re.compile(r"^[a-z][a-z0-9_]*$")
 

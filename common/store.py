@@ -220,10 +220,13 @@ def numeric_record(root=None):
 
 def results_root_for(kernels):
     """Root folder of the runs computed under ``kernels``: the cache (:func:`common.paths.results_root`) where its
-    record names these kernels or it has none, else :func:`common.paths.kernel_results_root`."""
+    record names these kernels or it has none, or where runs are being published (:data:`common.paths.
+    PUBLISH_VARIABLE`, each run file recording its own kernels), else :func:`common.paths.kernel_results_root`."""
     root = paths.results_root()
     recorded = cache_kernels(root)
-    return root if recorded is None or kernels == recorded else paths.kernel_results_root(kernels)
+    if recorded is None or kernels == recorded or os.environ.get(paths.PUBLISH_VARIABLE) == "1":
+        return root
+    return paths.kernel_results_root(kernels)
 
 
 def run_path(config, kernels=None, root=None):

@@ -542,3 +542,15 @@ def test_injected_string_parameters_read_as_typed_and_evaluate_to_themselves(rep
     reproduce._readable_parameters()
     literal = papermill_translators.find_translator("python3", "python").translate(value)
     assert ast.literal_eval(literal) == value and "\\x" not in literal and "\\u" not in literal
+
+
+def test_a_parameter_with_listed_choices_of_several_types_takes_each_and_names_them_all_otherwise():
+    from common.notebook import resolve_parameters
+
+    scales = {"paper": {"confirmatory": False}}
+    allowed = {"confirmatory": [False, True, "powered"]}
+    assert resolve_parameters("paper", scales, allowed=allowed, confirmatory="powered")["confirmatory"] == "powered"
+    assert resolve_parameters("paper", scales, allowed=allowed, confirmatory=True)["confirmatory"] is True
+    for wrong in ("maybe", 1):
+        with pytest.raises(ValueError, match=r"allowed values: False, True, 'powered'"):
+            resolve_parameters("paper", scales, allowed=allowed, confirmatory=wrong)

@@ -15,7 +15,7 @@ import pytest
 import toy_runs
 from toy_runs import toy_config, toy_run
 
-from common import run_claims, runner, store
+from common import paths, run_claims, runner, store
 
 TESTS_DIR = Path(__file__).resolve().parent
 
@@ -397,6 +397,24 @@ def test_runs_under_other_kernels_than_the_caches_are_kept_apart_and_read_back(t
     assert not (cache / "toy").exists()  # nothing entered the cache
     apart = sorted((tmp_path / "output" / "results-by-kernels" / ours / "toy").glob("*.npz"))
     assert len(apart) == 2 and {store.read_run(path).kernels for path in apart} == {ours}
+    runner.reset_run_counts()
+    runner.run_grid(grid(n_seeds=2), toy_run, n_jobs=1, progress=False)
+    assert runner.run_counts() == {"loaded": 2, "computed": 0, "corrupt": [], "stale": []}
+
+
+def test_published_runs_under_other_kernels_enter_the_cache_recording_their_own(tmp_path, monkeypatch):
+    cache = tmp_path / "cache"
+    _record_cache_kernels(cache, "KernelsOfAnotherCPU")
+    monkeypatch.setenv("BO_RESULTS_ROOT", str(cache))
+    monkeypatch.setenv("BO_OUTPUT_ROOT", str(tmp_path / "output"))
+    monkeypatch.setenv(paths.PUBLISH_VARIABLE, "1")
+    ours = store.process_versions()["kernels"]
+    runner.run_grid(grid(n_seeds=2), toy_run, n_jobs=1, progress=False)
+    published = sorted((cache / "toy").glob("*.npz"))
+    assert len(published) == 2 and {store.read_run(path).kernels for path in published} == {ours}
+    assert not (tmp_path / "output" / "results-by-kernels").exists()
+    # Read back by a process that does not publish: the cache's runs are the published ones, whatever their kernels.
+    monkeypatch.delenv(paths.PUBLISH_VARIABLE)
     runner.reset_run_counts()
     runner.run_grid(grid(n_seeds=2), toy_run, n_jobs=1, progress=False)
     assert runner.run_counts() == {"loaded": 2, "computed": 0, "corrupt": [], "stale": []}
