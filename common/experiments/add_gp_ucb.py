@@ -115,7 +115,7 @@ SCALES = {
               "ablation_runs": 3, "earlier_settings_runs": 0},
     "paper": _PAPER,
 }
-PUBLISHED = {"scale": "paper", "confirmatory": True}
+PUBLISHED = {"scale": "paper", "confirmatory": "powered"}
 BY_NAME = {configuration_name(*c): c for c in CONFIGURATIONS}
 CELL_FIELDS = ("experiment", "problem", "method", "settings", "ablation")
 
