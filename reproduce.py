@@ -475,8 +475,8 @@ SCORECARD_COLUMNS = ("id", "kind", "figure", "verdict", "exploratory", "effect",
                      "verdict_by_p_value", "confirmatory", "statement", "reason", "disclosure")
 
 
-def _effects_figure(effects_by_paper):
-    """Draw every paper's judged cells into ``figures/scorecard_effects.png``; return its name, or None."""
+def _claims_figure(verdicts_by_paper, effects_by_paper):
+    """Draw every paper's claims, one row each, into ``figures/scorecard_claims.png``; return its name, or None."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -485,10 +485,10 @@ def _effects_figure(effects_by_paper):
     from common import plotting, verdict_figures
 
     plotting.use_style()
-    fig = verdict_figures.plot_papers(effects_by_paper)
+    fig = verdict_figures.plot_claims(verdicts_by_paper, effects_by_paper)
     if fig is None:
         return None
-    path = paths.figures_root() / "scorecard_effects.png"
+    path = paths.figures_root() / "scorecard_claims.png"
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, metadata={"Software": None})
     plt.close(fig)
@@ -510,6 +510,7 @@ def write_scorecard(registry):
                                verdict_counts)
 
     sections, totals, effects_by_paper = [], dict.fromkeys(VERDICTS + IDENTITY_VERDICTS, 0), {}
+    verdicts_by_paper = {}
     exploratory_totals, n_confirmed = dict(totals), 0
     arena_sections = []
     for key in registry:
@@ -535,8 +536,10 @@ def write_scorecard(registry):
         table = table.reindex(columns=[*table.columns, *[name for name in SCORECARD_COLUMNS
                                                           if name not in table.columns]], fill_value="")
         effects_path = paths.figures_dir(key) / "effects.csv"
-        if effects_path.exists() and not is_arena:
-            effects_by_paper[key] = pd.read_csv(effects_path)
+        if not is_arena:
+            verdicts_by_paper[key] = table
+            if effects_path.exists():
+                effects_by_paper[key] = pd.read_csv(effects_path)
         scale = table["scale"].iloc[0] if len(table) else "unknown"
         counts = verdict_counts(table)
         confirmed, confirmed_text = confirmed_moves(table)
@@ -556,9 +559,9 @@ def write_scorecard(registry):
                       f"(the paper's numbers, ours, the check): `figures/{key}/verdicts.md`; every cell's effect: "
                       f"`figures/{key}/effects.csv`.\n")
         listed.append(markdown_table(table.loc[:, list(SCORECARD_COLUMNS)]) + "\n")
-    figure = _effects_figure(effects_by_paper)
-    picture = (f"\n![Every judged cell of every paper](figures/{figure})\n\n{verdict_figures.margin_units_note()}\n"
-               if figure else "")
+    figure = _claims_figure(verdicts_by_paper, effects_by_paper)
+    picture = (f"\n![Every claim of every paper: its verdict and its cells](figures/{figure})\n\n"
+               f"{verdict_figures.claims_note()}\n" if figure else "")
     header = ("# Reproduction scorecard\n\n"
               "One verdict per claim of each paper, gathered by `python reproduce.py` from "
               "`figures/<key>/verdicts.csv`, at each notebook's published configuration. Empirical verdicts: "

@@ -12,8 +12,9 @@ large as the margin and -1 a loss as large as it, whatever the cell's units: a
 when it lies right of -1.
 
 :func:`plot_effects` draws one paper (a forest plot, one row per cell, grouped
-by claim, coloured by the cell's judgement); :func:`plot_papers` draws every
-paper's cells side by side for the scorecard.
+by claim, coloured by the cell's judgement); :func:`plot_claims` draws every
+claim of every paper in one row for the scorecard (its verdict and the shares
+of its cells).
 """
 import matplotlib.pyplot as plt
 import numpy as np
@@ -121,35 +122,102 @@ def plot_effects(effects, verdicts, *, title=""):
     return fig
 
 
-def plot_papers(effects_by_paper):
-    """Every paper's judged cells side by side: one row per paper, one dot per cell with its interval.
+#: Colour of each claim verdict in :func:`plot_claims` (the judgement colours, paler for "partly").
+VERDICT_COLOURS = {"reproduced": "#1b9e77", "partly reproduced": "#66c2a5", "inconclusive": "#7f7f7f",
+                   "not reproduced": "#d95f02", "not comparable": "#7570b3", "not run at this scale": "#bdbdbd"}
+CELL_SHARES = ("supported", "undecided", "not comparable", "contradicted")
+
+
+def _claim_rows(verdicts, effects):
+    """One row per empirical claim: its id, verdict, exploratory verdict and its cells' shares (None: no cells)."""
+    rows = []
+    for claim in verdicts[verdicts["kind"] == "empirical"].itertuples(index=False):
+        cells = effects[effects["id"] == claim.id] if not effects.empty else effects
+        shares = None
+        if len(cells):
+            shares = [float((cells["judgement"] == name).mean()) for name in CELL_SHARES]
+        rows.append({"id": claim.id, "verdict": claim.verdict, "exploratory": getattr(claim, "exploratory", ""),
+                     "shares": shares, "cells": len(cells)})
+    return rows
+
+
+def plot_claims(verdicts_by_paper, effects_by_paper, *, columns=2):
+    """Every empirical claim of every paper in one row: its verdict and the shares of its judged cells.
+
+    Each row is a bar over the claim's cells (at the paper's seeds): the share supported, undecided, not comparable
+    and contradicted, left to right; right of it the claim's verdict, and where a confirmation on fresh seeds is
+    the verdict, the paper-scale one beside it. Claims without cells (a count, a threshold on one number) show the
+    verdict alone. The papers are laid out in ``columns`` columns of about equal height.
 
     Parameters
     ----------
+    verdicts_by_paper : mapping of str to pandas.DataFrame
+        Paper key -> its verdict table (``figures/<key>/verdicts.csv``).
     effects_by_paper : mapping of str to pandas.DataFrame
-        Paper key -> its cells (``figures/<key>/effects.csv``); papers without cells are left out.
+        Paper key -> its cells (``figures/<key>/effects.csv``); a paper may have none.
 
     Returns
     -------
     matplotlib.figure.Figure or None
-        None when no paper has a judged cell.
+        None when no paper has an empirical claim.
     """
-    papers = {key: effects for key, effects in effects_by_paper.items() if not effects.empty}
+    papers = {key: _claim_rows(verdicts, effects_by_paper.get(key, pd.DataFrame()))
+              for key, verdicts in verdicts_by_paper.items()}
+    papers = {key: rows for key, rows in papers.items() if rows}
     if not papers:
         return None
-    fig, ax = plt.subplots(figsize=(7.5, 0.9 + 0.75 * len(papers)), constrained_layout=True)
-    _reference_lines(ax)
-    jitter = np.random.default_rng(0)
-    for row, effects in enumerate(papers.values()):
-        _draw_cells(ax, row + jitter.uniform(-0.3, 0.3, len(effects)), effects)
-    counts = [", ".join(f"{int((effects['judgement'] == name).sum())} {name}" for name in JUDGEMENT_COLOURS)
-              for effects in papers.values()]
-    ax.set_yticks(range(len(papers)), [f"{key}\n{count}" for key, count in zip(papers, counts)], fontsize=7)
-    ax.set_ylim(len(papers) - 0.5, -0.5)
-    ax.grid(axis="y", visible=False)
-    ax.set_xlabel("advantage in margins (> 0: the paper's direction)")
-    _legend(ax)
+    # Fill the columns greedily, each paper whole, so that they end about level.
+    heights = [0.0] * columns
+    layout = [[] for _ in range(columns)]
+    for key, rows in papers.items():
+        shortest = heights.index(min(heights))
+        layout[shortest].append(key)
+        heights[shortest] += len(rows) + 2
+    tallest = max(heights)
+    fig, axes = plt.subplots(1, columns, figsize=(5.2 * columns, 0.8 + 0.15 * tallest), constrained_layout=True,
+                             squeeze=False)
+    for ax, keys in zip(axes[0], layout):
+        y = 0.0
+        for key in keys:
+            ax.text(-0.02, y, key, fontsize=8, fontweight="bold", ha="right", va="center")
+            y += 1
+            for row in papers[key]:
+                ax.text(-0.02, y, row["id"], fontsize=5.5, ha="right", va="center")
+                if row["shares"] is None:
+                    ax.text(0.5, y, "no cells", fontsize=5, ha="center", va="center", color="#7f7f7f")
+                else:
+                    left = 0.0
+                    for name, share in zip(CELL_SHARES, row["shares"]):
+                        ax.barh(y, share, left=left, height=0.7, color=JUDGEMENT_COLOURS[name], linewidth=0)
+                        left += share
+                verdict = row["verdict"]
+                text = verdict + (f" (fresh seeds; paper's: {row['exploratory']})" if row["exploratory"] else "")
+                ax.text(1.03, y, text, fontsize=5.5, ha="left", va="center",
+                        color=VERDICT_COLOURS.get(verdict, "black"), fontweight="bold")
+                y += 1
+            y += 1
+        ax.set_xlim(0, 1)
+        ax.set_ylim(tallest, -1)
+        ax.set_yticks([])
+        ax.set_xticks([0, 0.5, 1], ["0", "½", "all"], fontsize=6)
+        ax.set_xlabel("share of the claim's cells", fontsize=7)
+        ax.grid(False)
+        for side in ("left", "right", "top"):
+            ax.spines[side].set_visible(False)
+    handles = [plt.Rectangle((0, 0), 1, 1, color=JUDGEMENT_COLOURS[name], label=f"cells {name}")
+               for name in CELL_SHARES]
+    fig.legend(handles=handles, loc="outside upper center", ncol=len(CELL_SHARES), fontsize=7, frameon=False)
     return fig
+
+
+def claims_note():
+    """The caption of :func:`plot_claims`'s figure, for the scorecard."""
+    return ("One row per empirical claim of each paper. The bar splits the claim's judged cells (one comparison on one "
+            "problem, at the paper's seeds) into supported, undecided, not comparable and contradicted, left to "
+            "right; right of it, the claim's verdict, and where a confirmation on fresh seeds decides the verdict, "
+            "the paper-scale verdict beside it. \"No cells\": a claim judged on one number (a count, a threshold). "
+            "Every cell's effect with its interval is in each notebook's `verdict_effects.png` and "
+            "`figures/<key>/effects.csv`.")
 
 
 def margin_units_note():

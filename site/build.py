@@ -523,15 +523,15 @@ def scorecard_page(entries, source_dir, staged, code_pages_by_file):
     if reproduction.exists():
         text = reproduction.read_text(encoding="utf-8")
         preamble = text.split("\n## ", 1)[0].split("\n", 1)[1] if "\n" in text else ""
-        preamble = preamble.replace("(figures/scorecard_effects.png)", "(_static/scorecard_effects.png)")
+        preamble = preamble.replace("(figures/scorecard_claims.png)", "(_static/scorecard_claims.png)")
         preamble = rewrite_markdown(preamble, "REPRODUCTION.md", staged, code_pages_by_file, wrap_tables=False)
     # the table first; REPRODUCTION.md's figure of every judged cell, and its caption, after it
     lines = preamble.strip().splitlines()
     at = next((i for i, line in enumerate(lines) if line.startswith("![")), len(lines))
     preamble, drawn = "\n".join(lines[:at]).strip(), "\n".join(lines[at:]).strip()
-    figure = REPO / "figures" / "scorecard_effects.png"
+    figure = REPO / "figures" / "scorecard_claims.png"
     if figure.exists():
-        write_if_changed(source_dir / "_static" / "scorecard_effects.png", figure.read_bytes())
+        write_if_changed(source_dir / "_static" / "scorecard_claims.png", figure.read_bytes())
     rows, papers, verdicts_present = [], [], set()
     for entry in entries:
         key = entry["key"]
@@ -613,12 +613,12 @@ effect with its interval.
 {table}
 ```
 
-## Every judged cell, drawn
+## Every claim, drawn
 
 {drawn}
 
-The figure is drawn by `_effects_figure` in [`reproduce.py`](code/reproduce.md#def-_effects_figure) with
-`plot_papers` of [`common/verdict_figures.py`](code/common/verdict_figures.md#def-plot_papers).
+The figure is drawn by `_claims_figure` in [`reproduce.py`](code/reproduce.md#def-_claims_figure) with
+`plot_claims` of [`common/verdict_figures.py`](code/common/verdict_figures.md#def-plot_claims).
 """
 
 

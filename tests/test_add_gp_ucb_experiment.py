@@ -142,14 +142,14 @@ def test_the_ablation_rules_out_an_effect_only_when_its_interval_lies_within_the
 def test_the_confirmatory_block_is_off_in_every_scale_and_adds_only_fresh_seeds_of_planned_claims():
     from common import confirmatory
     assert all(scale["confirmatory"] is False for scale in experiment.SCALES.values())
-    assert experiment.PUBLISHED.get("confirmatory") is True  # published with the fresh seeds of the plan
+    assert experiment.PUBLISHED.get("confirmatory") == "powered"  # published with the fresh seeds of the plan
     params = {**experiment.SCALES["paper"], "scale": "paper"}
     plain = experiment.make_grid(params)
-    with_fresh = experiment.make_grid({**params, "confirmatory": True})
+    with_fresh = experiment.make_grid({**params, "confirmatory": "powered"})
     added = with_fresh[len(plain):]
     assert with_fresh[:len(plain)] == plain and added
     assert min(config["seed"] for config in added) >= confirmatory.SEED_OFFSET
-    plan = confirmatory.load_plan(experiment.PAPER)
+    plan = confirmatory.load_plan(experiment.PAPER, "powered")
     assert max(config["seed"] for config in added) == confirmatory.SEED_OFFSET + int(plan["planned_seeds"].max()) - 1
     # DiRect is deterministic: one fresh run; every added run has the keys of its block's paper-scale runs.
     assert sum(config["method"] == "DiRect" for config in added) <= 1

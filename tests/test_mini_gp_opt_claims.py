@@ -207,8 +207,8 @@ def test_the_confirmatory_block_adds_fresh_seeds_of_each_planned_claims_runs(mon
                          "paper_seeds": [40] * 3, "seeds_to_decide": [12, 3, 500], "planned_seeds": [12, 10, 0],
                          "note": ["", "", "left out"]})
     runs = {claim_id: mini_gp_opt_claims.confirmatory_runs(claim_id) for claim_id in plan["id"][:2]}
-    monkeypatch.setattr(confirmatory, "load_plan", lambda key: plan)
-    monkeypatch.setattr(confirmatory, "load_runs", lambda key: runs)
+    monkeypatch.setattr(confirmatory, "load_plan", lambda key, kind="plug-in": plan)
+    monkeypatch.setattr(confirmatory, "load_runs", lambda key, kind="plug-in": runs)
     plain = experiment.make_grid(PAPER_PARAMS)
     with_fresh = experiment.make_grid({**PAPER_PARAMS, "confirmatory": True})
     added = pd.DataFrame(with_fresh[len(plain):])
@@ -223,7 +223,7 @@ def test_the_confirmatory_block_adds_fresh_seeds_of_each_planned_claims_runs(mon
 def test_fresh_seeds_never_reach_the_paper_scale_verdicts(monkeypatch):
     plan = pd.DataFrame({"id": ["nas-switching-no-harm"], "paper_seeds": [40], "seeds_to_decide": [12],
                          "planned_seeds": [12], "note": [""]})
-    monkeypatch.setattr(confirmatory, "load_plan", lambda key: plan)
+    monkeypatch.setattr(confirmatory, "load_plan", lambda key, kind="plug-in": plan)
     table = pd.concat([nas_runs(seeds=3), nas_runs(seeds=2).assign(seed=lambda runs: runs["seed"] + 10_000,
                                                                       run_key=lambda runs: runs["run_key"] + "-fresh")])
     seen = []

@@ -143,7 +143,7 @@ def test_scorecard_shows_estimated_verdicts_beside_the_p_value_rule_and_draws_th
     claims.save_verdicts("toy", claims.judge([spec], None, {}), "smoke")
     text = reproduce.write_scorecard(TOY_REGISTRY).read_text()
     assert "p-value rule -> estimation: reproduced 0 -> 1; not reproduced 1 -> 0" in text
-    assert (paths.figures_root() / "scorecard_effects.png").stat().st_size > 0
+    assert (paths.figures_root() / "scorecard_claims.png").stat().st_size > 0
 
 
 def test_readme_counts_replace_only_the_text_between_the_markers(reproduce, tmp_path, monkeypatch):

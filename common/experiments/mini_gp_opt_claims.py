@@ -9,11 +9,13 @@ seed (:func:`common.stats.paired_comparison`) on the final normalized R_T/T
 judged by estimation (:mod:`common.claims`): the ratio of the two methods'
 means with its interval, against the claim's margin.
 
-Margins (declared 2026-11-25, before re-judging): the no-harm claims on regret
-("does not greatly impact regret", §4; "comparable ... regret", App. B.2) take
-the constant of Thm. 4.1, whose bound loses a factor C, run at C = 1.1
-(:data:`THEOREM_MARGIN`); every other comparison takes the project default, the
-same factor 1.1 (:data:`common.stats.DEFAULT_MARGIN`). "Roughly as well as a
+Margins (declared 2026-11-25, before re-judging): the no-harm claim on regret
+("does not greatly impact regret", §4) takes the constant of Thm. 4.1, whose
+bound loses a factor C, run at C = 1.1 (:data:`THEOREM_MARGIN`); every other
+comparison takes the project default, the same factor 1.1
+(:data:`common.stats.DEFAULT_MARGIN`), "comparable ... regret" to GP-UCB and
+BBKB (App. B.2) too since 2026-11-28 (:data:`COMPARABLE_MARGIN`: the theorem
+does not cover other algorithms; it cited Thm. 4.1 before, at the same size). "Roughly as well as a
 tuned epsilon-greedy" is judged as equivalence (the interval within the margin
 both ways). The speed claims keep their tests on the quiet benchmark.
 
@@ -331,6 +333,12 @@ def switch_count_bound(table, params, limits):
 #: constant C, which the paper runs at C = 1.1 (App. B.1, Table 1), "does not greatly impact regret" (§4).
 THEOREM_MARGIN = stats.Margin("ratio", 0.10, "Thm. 4.1: regret within a factor C, run at C = 1.1 (App. B.1); "
                                             "'does not greatly impact regret' (§4)")
+#: "Comparable" to GP-UCB and BBKB (App. B.2): Thm. 4.1's C bounds MINI-GP-Opt's regret against its own
+#: switching-every-step variant, not against other algorithms, so the project default applies (re-read on
+#: 2026-11-28, issue 40; the same factor 1.1 as before, so no verdict moves).
+COMPARABLE_MARGIN = stats.Margin("ratio", 0.10, "project default: a factor 1.1 (the paper gives no size for "
+                                                "'comparable'; Thm. 4.1's C covers MINI-GP-Opt against its own "
+                                                "switching-every-step variant, not GP-UCB or BBKB)")
 
 
 # --------------------------------------------------------------------------- the claims
@@ -423,11 +431,11 @@ def claim_specs():
                 "our approach achieve[s] comparable runtime and regret to other state of the art GP-Opt methods",
                 "App. B.2",
                 f"final normalized R_T/T on each BBOB function, {variant} against GP-UCB and BBKB (8 cells)",
-                "share of cells no worse (the interval of the ratio of mean R_T/T below the margin, a factor C)",
+                "share of cells no worse (the interval of the ratio of mean R_T/T below the margin, a factor 1.1)",
                 comparisons_measure("bbob", "normalized_regret", lambda params, v=variant: [
                     (problem, v, other) for problem in params["bbob_problems"] for other in ("GP-UCB", "BBKB")],
                     "no worse"), reproduced_at=1.0, partly_at=NO_HARM_PARTLY_AT, min_scale="paper",
-                block="bbob", margin=THEOREM_MARGIN),
+                block="bbob", margin=COMPARABLE_MARGIN),
             ClaimSpec(
                 f"bbob-runtime-{variant}", "Fig. 4",
                 "our approach achieve[s] comparable runtime and regret to other state of the art GP-Opt methods",
@@ -768,7 +776,7 @@ def _bbob_bullets(table, params, verdicts):
         found = {f"{problem} vs {other}": c for problem in problems for other in others
                  if (c := _paired(_by_seed(regret, problem, name), _by_seed(regret, problem, other))) is not None}
         worse = [f"{label} {c.effect}" for label, c in found.items()
-                 if stats.judge_cell(c, "no worse", THEOREM_MARGIN).judgement != "supported"]
+                 if stats.judge_cell(c, "no worse", COMPARABLE_MARGIN).judgement != "supported"]
         rows = timing_record(params["T"])
         ratios = [_median_seconds(rows, problem, name).median() / _median_seconds(rows, problem, other).median()
                   for problem in problems for other in ("GP-UCB", "BBKB")
