@@ -398,7 +398,7 @@ def decision_rate(spec, table, params, n_seeds, *, n_simulations=SIMULATIONS, sh
                 picks[a.size] = rng.integers(0, a.size, int(n_seeds))
             return shrunk(a, b, scale, shrink)[picks[a.size]], b[picks[a.size]]
 
-        with stats.simulated_samples(resample):
+        with stats.simulated_samples(resample), stats.unrefined_intervals():
             decided += spec.evaluate(table, params).verdict not in UNDECIDED
     return decided / n_simulations
 

@@ -67,7 +67,7 @@ CONFIDENCE = 0.95
 #: Seed of the bootstrap's generator, fixed so that the interval is reproducible.
 BOOTSTRAP_SEED = 20240601
 #: The seed in force (:func:`bootstrap_seed` changes it to show how much a verdict owes to it).
-_BOOTSTRAP = {"seed": BOOTSTRAP_SEED}
+_BOOTSTRAP = {"seed": BOOTSTRAP_SEED, "refine": True}
 #: An interval end within this share of the interval's half-width of a decision boundary is recomputed with
 #: :data:`N_REFINED` resamples before the cell is judged (:func:`refined`): at :data:`N_RESAMPLES` an end moves by
 #: 3-4 % of the half-width between bootstrap seeds, at N_REFINED by about a tenth of that.
@@ -287,6 +287,18 @@ def bootstrap_seed(seed):
         yield
     finally:
         _BOOTSTRAP["seed"] = saved
+
+
+@contextlib.contextmanager
+def unrefined_intervals():
+    """Inside the block no interval is recomputed near a boundary (:func:`refined`): for power simulations, where
+    thousands of simulated cells need the verdict's shape, not the last digit of its Monte-Carlo error."""
+    saved = _BOOTSTRAP["refine"]
+    _BOOTSTRAP["refine"] = False
+    try:
+        yield
+    finally:
+        _BOOTSTRAP["refine"] = saved
 
 
 #: The sample transforms in force (:func:`simulated_samples`), innermost last.
@@ -785,7 +797,7 @@ def refined(comparison, claim, margin, paper_effect=None):
     ``benchmarks/bootstrap_seed_stability.py``).
     """
     effect = comparison.effect
-    if comparison.values is None or effect is None or effect.resamples >= N_REFINED:
+    if not _BOOTSTRAP["refine"] or comparison.values is None or effect is None or effect.resamples >= N_REFINED:
         return comparison
     _, low, high = advantage_interval(comparison)
     half_width = (high - low) / 2
