@@ -93,7 +93,10 @@ def plot_effects(effects, verdicts, *, title=""):
     """
     if effects.empty:
         return None
-    verdict_of = dict(zip(verdicts["id"], verdicts["verdict"]))
+    # The cells are the paper scale's: where a confirmation on fresh seeds leads, name both verdicts.
+    exploratory = verdicts["exploratory"] if "exploratory" in verdicts else pd.Series("", index=verdicts.index)
+    verdict_of = {claim: verdict if not before else f"{verdict} on fresh seeds; these cells: {before}"
+                  for claim, verdict, before in zip(verdicts["id"], verdicts["verdict"], exploratory)}
     claim_ids = list(dict.fromkeys(effects["id"]))
     rows, labels, y, position = [], [], [], 0.0
     group_labels = []
