@@ -117,7 +117,8 @@ OPTIONAL_PAPER_COLUMNS = ("std", "note")
 TABLE_COLUMNS = ("id", "kind", "figure", "statement", "paper", "ours", "check", "verdict", "exploratory", "reason",
                  "disclosure", "effect", "margin", "seeds_to_decide", "verdict_by_p_value", "confirmatory")
 #: Columns of ``figures/<key>/effects.csv``: one row per cell of every claim judged by estimation.
-EFFECT_COLUMNS = ("id", "cell", "claim", "scale", "estimate", "low", "high", "margin", "margin_source",
+EFFECT_COLUMNS = ("id", "cell", "claim", "scale", "estimate", "low", "high", "typical", "typical_low",
+                  "typical_high", "margin", "margin_source",
                   "higher_is_better", "seeds", "wins", "ties", "losses", "p_value", "judgement", "seeds_to_decide")
 # A claim about most cells that holds in fewer than a quarter of them is too far from "most" to be
 # partly reproduced, even where chance alone would rarely reach that count (claims with many cells).
@@ -560,9 +561,10 @@ def effects_table(claims):
             comparison, judgement = found.comparison, found.judgement
             if comparison is None:
                 continue
-            effect = comparison.effect
+            effect, typical = comparison.effect, comparison.typical
             rows.append({"id": item.id, "cell": found.label, "claim": judgement.claim, "scale": effect.scale,
                          "estimate": effect.estimate, "low": effect.low, "high": effect.high,
+                         "typical": typical.estimate, "typical_low": typical.low, "typical_high": typical.high,
                          "margin": found.margin.size, "margin_source": found.margin.source,
                          "higher_is_better": comparison.higher_is_better, "seeds": comparison.n,
                          "wins": comparison.wins, "ties": comparison.ties, "losses": comparison.losses,

@@ -118,6 +118,10 @@ class PairedComparison:
     values : tuple of ndarray or None
         The per-seed values ``(a, b)`` compared, kept so that an interval near a decision boundary can be recomputed
         with more resamples (:func:`refined`); not part of the comparison's equality.
+    typical : Effect or None
+        The typical seed's effect (:func:`typical_effect`): the median over seeds of the per-seed ratio or
+        difference, with a distribution-free interval; beside the mean's ``effect`` it shows whether a few seeds
+        carry the mean.
     """
 
     n: int
@@ -131,6 +135,7 @@ class PairedComparison:
     effect: "Effect" = None
     higher_is_better: bool = True
     values: tuple = field(default=None, repr=False, compare=False)
+    typical: "Effect" = None
 
     def __str__(self):
         low, high = self.interval
@@ -139,10 +144,12 @@ class PairedComparison:
 
 
 def brief(comparison):
-    """One line for a verdict's reason: the effect with its interval, the seed counts and the p-value, and
-    "better" or "worse" where the effect's interval lies wholly on one side of no difference
-    (:func:`interval_side`), e.g. ``"0.78x [0.55, 0.93], 14W/2T/4L p=0.021 better"``."""
-    effect = f"{comparison.effect}, " if comparison.effect is not None else ""
+    """One line for a verdict's reason: the effect with its interval, the typical seed's (:func:`typical_effect`),
+    the seed counts and the p-value, and "better" or "worse" where the effect's interval lies wholly on one side of
+    no difference (:func:`interval_side`), e.g.
+    ``"0.78x [0.55, 0.93] (median seed 0.81x [0.6, 1.02]), 14W/2T/4L p=0.021 better"``."""
+    typical = f" (median seed {comparison.typical})" if comparison.typical is not None else ""
+    effect = f"{comparison.effect}{typical}, " if comparison.effect is not None else ""
     side = interval_side(comparison)
     return (f"{effect}{comparison.wins}W/{comparison.ties}T/{comparison.losses}L p={comparison.p_value:.2g}"
             + (f" {side}" if side else ""))
@@ -274,7 +281,76 @@ def paired_comparison(a, b, *, higher_is_better, scale="difference", tie_toleran
                             median_difference=float(np.median(advantage)),
                             interval=_bootstrap_interval(advantage, int(n_resamples)), outcome=outcome,
                             effect=estimate_effect(a, b, scale, n_resamples=int(n_resamples)),
-                            higher_is_better=bool(higher_is_better), values=(a, b))
+                            higher_is_better=bool(higher_is_better), values=(a, b),
+                            typical=typical_effect(a, b, scale))
+
+
+def paired_curves(a, b, *, higher_is_better, scale, boundaries=()):
+    """:func:`paired_comparison` at every iteration of two sets of curves, with one bootstrap draw shared by all.
+
+    A claim about curves compares the methods at each of hundreds of iterations; resampling the seeds once for all
+    iterations gives each iteration's interval exactly as :func:`paired_comparison` would (the same expanded
+    percentile bootstrap over the pairs), at a small share of the cost. The median difference's interval
+    (:attr:`PairedComparison.interval`) is not computed (NaN).
+
+    Parameters
+    ----------
+    a, b : array_like of float, shape (n_seeds, n_iterations)
+        The two methods' curves, row i the same seed in both.
+    higher_is_better : bool
+    scale : {"ratio", "difference"}
+    boundaries : sequence of float, default ()
+        Decision boundaries on the advantage scale (:func:`advantage_interval`): an iteration whose interval ends
+        near one is recomputed on :data:`N_REFINED` resamples, as :func:`refined` does, from one draw shared by
+        all such iterations.
+
+    Returns
+    -------
+    list of PairedComparison
+        One per iteration (column).
+    """
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    if a.ndim != 2 or a.shape != b.shape:
+        raise ValueError(f"a and b must be 2-D arrays of the same shape (seeds x iterations); got {a.shape} and "
+                         f"{b.shape}")
+    if _SIMULATED_SAMPLE or a.shape[0] < 2:   # a simulation transforms each comparison's seeds: one at a time
+        return [replace(paired_comparison(a[:, i], b[:, i], higher_is_better=higher_is_better, scale=scale,
+                                          n_resamples=N_RESAMPLES), interval=(math.nan, math.nan))
+                for i in range(a.shape[1])]
+    found = [paired_comparison(a[:, i], b[:, i], higher_is_better=higher_is_better, scale=scale, n_resamples=0)
+             for i in range(a.shape[1])]
+    found = _shared_draw_intervals(found, a, b, scale, N_RESAMPLES)
+    near = [i for i, comparison in enumerate(found) if near_boundary(comparison, boundaries)]
+    if near and _BOOTSTRAP["refine"]:
+        refined_found = _shared_draw_intervals([found[i] for i in near], a[:, near], b[:, near], scale, N_REFINED)
+        for i, comparison in zip(near, refined_found):
+            found[i] = comparison
+    return found
+
+
+def _shared_draw_intervals(comparisons, a, b, scale, n_resamples):
+    """``comparisons`` (one per column of ``a`` and ``b``) with their effects' intervals from ``n_resamples``
+    resamples of the seeds (rows) drawn once for all columns, in chunks that keep memory small."""
+    n_seeds, n_columns = a.shape
+    rng = np.random.default_rng(_BOOTSTRAP["seed"])
+    chunk = max(1, 4_000_000 // max(n_seeds, n_columns))
+    resampled = []
+    for start in range(0, n_resamples, chunk):
+        # A resample as the count of each seed in it; the means summed seed by seed, in a fixed order and without
+        # BLAS, so that they do not depend on the machine's kernels.
+        rows = min(chunk, n_resamples - start)
+        picks = rng.integers(0, n_seeds, size=(rows, n_seeds)) + n_seeds * np.arange(rows)[:, None]
+        counts = np.bincount(picks.ravel(), minlength=rows * n_seeds).reshape(rows, n_seeds).astype(float)
+        sums_a, sums_b = np.zeros((rows, n_columns)), np.zeros((rows, n_columns))
+        for seed in range(n_seeds):
+            sums_a += counts[:, seed:seed + 1] * a[seed]
+            sums_b += counts[:, seed:seed + 1] * b[seed]
+        means_a, means_b = sums_a / n_seeds, sums_b / n_seeds
+        resampled.append(_ratio_of_means(means_a, means_b) if scale == "ratio" else means_a - means_b)
+    resampled = np.concatenate(resampled)
+    return [replace(comparison, effect=Effect(scale, comparison.effect.estimate,
+                                              *_order_statistic_interval(resampled[:, i], n_seeds), n_resamples))
+            for i, comparison in enumerate(comparisons)]
 
 
 @contextlib.contextmanager
@@ -464,10 +540,10 @@ def expanded_tail(n_seeds):
 
 def _order_statistic_interval(estimates, n_seeds):
     """Expanded percentile interval by order statistics, which stay defined when some estimates are infinite."""
-    ordered = np.sort(estimates)
     tail = expanded_tail(n_seeds)
-    low_index = int(math.floor(tail * (ordered.size - 1)))
-    high_index = int(math.ceil((1 - tail) * (ordered.size - 1)))
+    low_index = int(math.floor(tail * (estimates.size - 1)))
+    high_index = int(math.ceil((1 - tail) * (estimates.size - 1)))
+    ordered = np.partition(estimates, [low_index, high_index])   # the two order statistics, without a full sort
     return float(ordered[low_index]), float(ordered[high_index])
 
 
@@ -510,6 +586,64 @@ def estimate_effect(a, b, scale, *, n_resamples=N_RESAMPLES):
         picks = rng.integers(0, a.size, size=(min(chunk, n_resamples - start), a.size))
         estimates.append(of(a[picks], b[picks]))
     return Effect(scale, estimate, *_order_statistic_interval(np.concatenate(estimates), a.size), n_resamples)
+
+
+@functools.lru_cache(maxsize=None)
+def _median_interval_ranks(n_seeds):
+    """1-based ranks ``(k, n - k + 1)`` of the order statistics that bound the median with at least
+    :data:`CONFIDENCE` coverage for any continuous distribution (the sign test's interval), or None where even
+    the smallest and largest values cover less (fewer than 6 seeds)."""
+    tail = (1 - CONFIDENCE) / 2
+    k = int(stats.binom.ppf(tail, n_seeds, 0.5))   # smallest k with P(B <= k) >= tail
+    if stats.binom.cdf(k, n_seeds, 0.5) > tail:
+        k -= 1
+    # Now P(B <= k) <= tail: the median lies below the (k+1)-th value with probability at most tail.
+    return None if k < 0 else (k + 1, n_seeds - k)
+
+
+def _middle(ordered):
+    """The median of sorted values that may hold -inf and +inf (their mean taken as 0: no direction)."""
+    n = ordered.size
+    low, high = ordered[(n - 1) // 2], ordered[n // 2]
+    if np.isinf(low) and np.isinf(high) and low != high:
+        return 0.0
+    return float((low + high) / 2)
+
+
+def typical_effect(a, b, scale):
+    """The typical seed's effect of a against b: the median per-seed effect, with a distribution-free interval.
+
+    On the ratio scale the per-seed ratio ``a_i / b_i`` (``0 / 0`` is 1), on the difference scale ``a_i - b_i``.
+    Where the ratio of means (:func:`estimate_effect`) can follow a few seeds that blow up, the median follows the
+    majority. Its interval is the sign test's: the order statistics ``x_(k)`` and ``x_(n-k+1)`` with
+    ``P(Binomial(n, 1/2) < k) <= (1 - CONFIDENCE) / 2`` (Hollander, Wolfe & Chicken 2014, §3.6), exact for any
+    continuous distribution and without resampling, so it never moves with a bootstrap seed; it is unbounded
+    below 6 seeds.
+
+    Parameters
+    ----------
+    a, b : ndarray of float, shape (n,)
+        Per-seed values, position i the same seed in both.
+    scale : {"ratio", "difference"}
+
+    Returns
+    -------
+    Effect
+        On ``scale``; its ``resamples`` is 0 (no bootstrap).
+    """
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    if scale == "ratio":
+        with np.errstate(divide="ignore"):
+            per_seed = np.log(_ratio_of_means(a, b))   # the median of ratios, taken on the log scale
+    else:
+        per_seed = a - b
+    ordered = np.sort(per_seed)
+    estimate = _middle(ordered)
+    ranks = _median_interval_ranks(ordered.size)
+    low, high = (-math.inf, math.inf) if ranks is None else (ordered[ranks[0] - 1], ordered[ranks[1] - 1])
+    if scale == "ratio":
+        estimate, low, high = math.exp(estimate), math.exp(low), math.exp(high)
+    return Effect(scale, float(estimate), float(low), float(high))
 
 
 @dataclass(frozen=True)
@@ -622,12 +756,28 @@ def previous_rules():
         _RULES.update(saved)
 
 
+def _typical_favours_b(comparison):
+    """Whether the typical seed (:attr:`PairedComparison.typical`) favours method b."""
+    typical = comparison.typical
+    if typical is None:
+        return False
+    value = typical.estimate
+    if typical.scale == "ratio":
+        value = math.log(value) if value > 0 else -math.inf
+    return (value if comparison.higher_is_better else -value) < 0
+
+
 def _carried_by_few(comparison):
-    """Why a mean that favours a cannot support "better" where most untied seeds favour b, else ""."""
-    if comparison.losses <= comparison.wins:
+    """Why a mean that favours a cannot support "better" where the typical seed favours b, else "".
+
+    The typical seed favours b when more untied seeds favour b than a, or when the median per-seed effect
+    (:func:`typical_effect`) does."""
+    if comparison.losses <= comparison.wins and not _typical_favours_b(comparison):
         return ""
+    typical = "" if comparison.typical is None else f"; median seed {comparison.typical.estimate:.3g}" + (
+        "x" if comparison.typical.scale == "ratio" else "")
     return (f"undecided: the mean is carried by {comparison.wins} of {comparison.n} seeds "
-            f"({comparison.losses} favour the other method)")
+            f"({comparison.losses} favour the other method{typical})")
 
 
 def judge_cell(comparison, claim, margin, paper_effect=None):
@@ -788,26 +938,35 @@ def decision_boundaries(claim, margin, paper_effect=None):
     return sorted(found)
 
 
-def refined(comparison, claim, margin, paper_effect=None):
+def refined(comparison, claim, margin, paper_effect=None, boundaries=None):
     """The comparison with its interval recomputed on :data:`N_REFINED` resamples where an end lies within
     :data:`REFINE_NEAR` of the half-width of a decision boundary (:func:`decision_boundaries`), else unchanged.
 
     Near a boundary the verdict would follow the bootstrap's Monte-Carlo error; with a hundred times the resamples
     that error is a tenth as large, so that no published verdict changes with the bootstrap seed (checked by
-    ``benchmarks/bootstrap_seed_stability.py``).
+    ``benchmarks/bootstrap_seed_stability.py``). ``boundaries`` (on the advantage scale) replaces the claim's own,
+    for a judgement that uses only some of them (a curve's side of no effect: ``[0.0]``).
     """
     effect = comparison.effect
     if not _BOOTSTRAP["refine"] or comparison.values is None or effect is None or effect.resamples >= N_REFINED:
         return comparison
+    if boundaries is None:
+        boundaries = decision_boundaries(claim, margin, paper_effect)
+    if not near_boundary(comparison, boundaries):
+        return comparison
+    return replace(comparison, effect=estimate_effect(*comparison.values, effect.scale, n_resamples=N_REFINED))
+
+
+def near_boundary(comparison, boundaries):
+    """Whether an end of the comparison's interval lies within :data:`REFINE_NEAR` of its half-width of one of
+    ``boundaries`` (advantages, :func:`advantage_interval`), below :data:`N_REFINED` resamples."""
+    if not boundaries or comparison.effect is None or comparison.effect.resamples >= N_REFINED:
+        return False
     _, low, high = advantage_interval(comparison)
     half_width = (high - low) / 2
     if not np.isfinite(half_width) or half_width == 0:
-        return comparison
-    nearest = min(abs(end - boundary) for end in (low, high) for boundary in decision_boundaries(claim, margin,
-                                                                                                 paper_effect))
-    if nearest >= REFINE_NEAR * half_width:
-        return comparison
-    return replace(comparison, effect=estimate_effect(*comparison.values, effect.scale, n_resamples=N_REFINED))
+        return False
+    return min(abs(end - boundary) for end in (low, high) for boundary in boundaries) < REFINE_NEAR * half_width
 
 
 @dataclass(frozen=True)

@@ -27,19 +27,21 @@ JUDGEMENT_COLOURS = {"supported": "#1b9e77", "undecided": "#7f7f7f", "contradict
 CLIP = 100.0
 
 
-def advantage_in_margins(effects):
+def advantage_in_margins(effects, columns=("estimate", "low", "high")):
     """``(estimate, low, high)`` arrays of each cell's advantage in units of its margin (module docstring).
 
     Parameters
     ----------
     effects : pandas.DataFrame
         Rows of ``figures/<key>/effects.csv`` (:data:`common.claims.EFFECT_COLUMNS`).
+    columns : tuple of str, default ("estimate", "low", "high")
+        The effect's columns: the mean's, or the typical seed's (``("typical", "typical_low", "typical_high")``).
     """
     ratio = (effects["scale"] == "ratio").to_numpy()
     sign = np.where(effects["higher_is_better"].astype(bool).to_numpy(), 1.0, -1.0)
     margin = np.where(ratio, np.log1p(effects["margin"].to_numpy(float)), effects["margin"].to_numpy(float))
     scaled = []
-    for column in ("estimate", "low", "high"):
+    for column in columns:
         values = effects[column].to_numpy(float)
         with np.errstate(divide="ignore", invalid="ignore"):
             values = np.where(ratio, np.log(values), values)
@@ -53,6 +55,9 @@ def _draw_cells(ax, y, effects):
     colours = [JUDGEMENT_COLOURS[name] for name in effects["judgement"]]
     ax.hlines(y, low, high, colors=colours, linewidth=1.4)
     ax.scatter(estimate, y, c=colours, s=12, zorder=3)
+    # The typical seed beside the mean: an open diamond, so a mean carried by a few seeds shows as a gap.
+    typical = np.clip(advantage_in_margins(effects, ("typical", "typical_low", "typical_high"))[0], -CLIP, CLIP)
+    ax.scatter(typical, y, facecolors="none", edgecolors=colours, marker="D", s=14, linewidths=0.8, zorder=3)
     for side in (-CLIP, CLIP):
         at_edge = np.isclose(low if side < 0 else high, side)
         ax.scatter(np.full(at_edge.sum(), side), y[at_edge], marker="<" if side < 0 else ">",
@@ -72,6 +77,8 @@ def _reference_lines(ax):
 def _legend(ax):
     handles = [plt.Line2D([], [], color=colour, marker="o", linewidth=1.4, markersize=4, label=name)
                for name, colour in JUDGEMENT_COLOURS.items()]
+    handles.append(plt.Line2D([], [], color="black", marker="D", markerfacecolor="none", linewidth=0,
+                              markersize=4, label="median seed (typical per-seed effect)"))
     ax.legend(handles=handles, loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=3, fontsize=8)
 
 

@@ -15,9 +15,10 @@ stays below the margin and contradicted when the whole interval lies above it. T
 supported; a hypothesis is "reproduced" (it holds on the suite) at the share the paper's words imply, "inconclusive"
 when undecided cells could still carry it, "not reproduced" when the runs contradict it.
 
-Margins: the project default, a factor 1.1 (:data:`common.stats.DEFAULT_MARGIN`), except MINI-GP-UCB's regret
-(mini_gp_opt's own: Theorem 4.1's constant C, run at 1.1) and its cost ("a fraction of its cost" read as at most
-half: :data:`COST_MARGIN`). The cost is the CPU seconds of the grid's runs (process time, which other work on the
+Margins: the project default, a factor 1.1 (:data:`common.stats.DEFAULT_MARGIN`), MINI-GP-UCB's regret included
+(:data:`REGRET_MARGIN`: Theorem 4.1's constant C, cited here before 2026-11-28, does not cover a comparison with
+another GP-UCB; the same factor, no verdict moved), except its cost (a factor 2, a project choice:
+:data:`COST_MARGIN`). The cost is the CPU seconds of the grid's runs (process time, which other work on the
 machine inflates little; the factor 2 this needs is far beyond what sharing the cores does), not mini_gp_opt's
 quiet benchmark.
 
@@ -30,14 +31,19 @@ import pandas as pd
 from common import claims, stats
 from common.claims import ClaimSpec, Evidence, Ran
 from common.experiments import arena as experiment
-from common.experiments.mini_gp_opt_claims import THEOREM_MARGIN
 
 BLOCK = "arena"
 NO_HARM_PARTLY_AT = 0.75
 #: "at a fraction of its cost": MINI-GP-UCB's mean CPU seconds per run at most half of GP-UCB's, the interval of the
 #: ratio below 1/2 ("substantially better" at a margin of a factor 2).
-COST_MARGIN = stats.Margin("ratio", 1.0, "'at a fraction of its cost' read as at most half (project choice; the "
-                                         "paper states no factor against GP-UCB)")
+COST_MARGIN = stats.Margin("ratio", 1.0, "a factor 2 (project choice: the paper calls the algorithms 'extremely "
+                                         "scalable', §1.2, and states no factor against GP-UCB)")
+#: MINI-GP-UCB against the arena's own GP-UCB: the paper's words ("match the regret", §1.2) give no size, and Thm.
+#: 4.1's factor C compares MINI-META with its own acquisition switching at every step, not with another GP-UCB, so
+#: the project default (issue 40, item 7; the same factor 1.1 as the theorem's margin cited before, no verdict moves).
+REGRET_MARGIN = stats.Margin("ratio", stats.DEFAULT_MARGIN.size,
+                             "project default: a factor 1.1 (Thm. 4.1's C covers MINI-META against its own "
+                             "switching-every-step acquisition, not another GP-UCB)")
 
 
 def what_ran(params):
@@ -179,13 +185,13 @@ def claim_specs(params):
             **arena))
     specs += [
         ClaimSpec(
-            "mini-gp-ucb-regret", "mini_gp_opt §1, Thm. 4.1",
+            "mini-gp-ucb-regret", "mini_gp_opt §1",
             "both algorithms match the O~(gamma_T sqrt T) regret of their traditional counterparts",
             "mini_gp_opt §1; carried to the suite: MINI-GP-UCB matches GP-UCB's regret",
             f"final simple regret on each of the {n_all} problems, MINI-GP-UCB (on a candidate set) against GP-UCB",
             "share of problems where MINI-GP-UCB is no worse (the interval of the ratio below the margin)",
             versus_measure("MINI-GP-UCB", all_problems, "no worse"),
-            reproduced_at=1.0, partly_at=NO_HARM_PARTLY_AT, margin=THEOREM_MARGIN, **arena),
+            reproduced_at=1.0, partly_at=NO_HARM_PARTLY_AT, margin=REGRET_MARGIN, **arena),
         ClaimSpec(
             "mini-gp-ucb-cost", "mini_gp_opt §1",
             "Moreover, these algorithms are extremely scalable",

@@ -30,11 +30,11 @@ Threshold rules (unchanged; see :mod:`common.claims` for why they are never at c
   end inside it). Ties on most seeds no longer pass by themselves: the few
   untied seeds must keep the interval within the margin. Reproduced needs every
   bold cell, partly three quarters of them.
-* The curve claims (Figs. 1-6) score the share of panels where some BO-PP
-  variant is significantly better than BO, seed by seed, at most iterations
-  (a Wilcoxon test per iteration, as before: thousands of comparisons, which a
-  bootstrap per iteration would make too costly; their verdicts stay p-value
-  verdicts).
+* The curve claims (Figs. 1-6) are judged by estimation too (issue 40, item 9): at every iteration the effect of
+  each BO-PP variant against BO with its interval; a panel (problem) is supported where some variant's interval
+  lies in the paper's direction at ``almost_always`` (70 %) of the iterations, and contradicted where every
+  variant's interval lies wholly against it at more than 30 % (none can be almost always better). The score is the
+  share of panels supported, reachable the share not contradicted.
 
 Confirmatory runs (:mod:`common.confirmatory`): the verdicts are judged on the
 paper's seeds only. The plan for the inconclusive claims
@@ -281,13 +281,23 @@ def no_worse_in_cells(block_name, cells, paper=None):
     return measure
 
 
-def curves_better(block_name, acquisition, problems):
-    """``measure`` of "at least one BO-PP curve almost always better than BO's" (per problem: a panel).
+#: How one iteration of a curve is judged (:func:`_iteration_judgement`).
+ITERATION_JUDGEMENTS = ("supported", "against", "undecided", "not comparable")
 
-    In a panel, each BO-PP variant is compared with BO seed by seed at every
-    iteration from ``limits["from_iteration"]`` on; the panel passes if some
-    variant is significantly better at a share ``>= limits["almost_always"]`` of
-    those iterations. Score: the share of panels that pass.
+
+def curves_better(block_name, acquisition, problems):
+    """``measure`` of "at least one BO-PP curve almost always better than BO's" (per problem: a panel), by estimation.
+
+    At every iteration from ``limits["from_iteration"]`` on, each BO-PP variant is
+    compared with BO seed by seed: the effect with its 95 % interval, on the scale of the block's cells (no margin:
+    the paper's words "almost always above" give the side of no difference, not a size)
+    (:func:`_iteration_judgement`) is *supported* where the interval lies in the
+    paper's direction and *against* where it lies wholly against it. A panel is
+    supported when some variant is supported at a share ``>= limits["almost_always"]``
+    of its comparable iterations, contradicted when every variant is against at more
+    than ``1 - almost_always`` of them (none can be almost always better any more),
+    else undecided. Score: the share of comparable panels supported; reachable: the
+    share not contradicted.
     """
     block = BLOCKS[block_name]
 
@@ -296,42 +306,119 @@ def curves_better(block_name, acquisition, problems):
                      & (table["iteration"] >= limits["from_iteration"])]
         if runs.empty:
             return Evidence(None, f"no {block_name} runs of {acquisition} in the table")
-        shares, details = {}, []
+        almost_always = limits["almost_always"]
+        panels, details, by_p_value = {}, [], []
         for problem in problems:
-            share = _best_share_of_iterations(runs[runs["problem"] == problem], block)
-            shares[problem] = share
-            details.append(f"{problem} {'not run' if share is None else f'{share:.0%}'}")
-        passing = sum(share is not None and share >= limits["almost_always"] for share in shares.values())
-        reason = (f"{passing} of {len(problems)} panels with a BO-PP variant significantly better at "
-                  f">= {limits['almost_always']:.0%} of iterations; best share per panel: {', '.join(details)}")
-        return Evidence(passing / len(problems), reason,
-                        ours={problem: share for problem, share in shares.items() if share is not None})
+            shares = _iteration_shares(runs[runs["problem"] == problem], block,
+                                       margin_of(MARGINS[block_name], problem).scale, almost_always)
+            if not shares:
+                panels[problem] = "not run"
+                details.append(f"{problem} not run")
+                continue
+            panels[problem] = _panel_judgement(shares, almost_always)
+            best = max(shares, key=lambda tau0: shares[tau0]["supported"])
+            details.append(f"{problem} {panels[problem]} (best variant "
+                           f"{experiment.method_label(acquisition, best)}: "
+                           + ", ".join(f"{shares[best][name]:.0%} {name}" for name in ITERATION_JUDGEMENTS
+                                       if name != "not comparable") + ")")
+            by_p_value.append(max(share["better by p-value"] for share in shares.values()) >= almost_always)
+        comparable = [judged for judged in panels.values() if judged not in ("not comparable", "not run")]
+        counts = {name: sum(judged == name for judged in panels.values())
+                  for name in ("supported", "contradicted", "undecided", "not comparable", "not run")}
+        summary = (f"{counts['supported']} of {len(problems)} panels supported"
+                   + "".join(f", {counts[name]} {name}" for name in ("contradicted", "undecided", "not comparable",
+                                                                      "not run") if counts[name]))
+        reason = (f"{summary} (a panel: some variant's interval in the paper's direction at >= {almost_always:.0%} "
+                  f"of iterations); share of iterations per judgement: {'; '.join(details)}")
+        if not comparable:
+            return Evidence(0.0, reason, ours=counts, reachable=0.0)
+        score = counts["supported"] / len(comparable)
+        reachable = (len(comparable) - counts["contradicted"]) / len(comparable)
+        return Evidence(score, reason, ours=counts, reachable=reachable,
+                        score_by_p_value=sum(by_p_value) / len(problems))
 
     return measure
 
 
-def _best_share_of_iterations(rows, block):
-    """Largest share, over BO-PP variants, of iterations where the variant is significantly better than BO."""
+def _iteration_shares(rows, block, scale, almost_always):
+    """Per BO-PP variant (tau0), the share of comparable iterations of each :data:`ITERATION_JUDGEMENTS`, the
+    share of not-comparable iterations, and the share the p-value rule calls better; {} without BO's runs.
+
+    The intervals are recomputed with :data:`common.stats.N_REFINED` resamples where one ends near no effect
+    (:func:`common.stats.paired_curves`), but only in a panel whose judgement those iterations could change: a
+    panel judged the same whichever way its near iterations fall keeps the cheaper intervals.
+    """
     if rows.empty:
-        return None
-    # Only the outcomes count here, so no bootstrap intervals (thousands of comparisons).
+        return {}
     # q = 1: from iteration 1 on, every iteration of a run is one evaluation, so (tau0, seed, iteration) is unique.
     curves = rows.assign(tau0=rows["tau0"].astype(float)).pivot_table(
         index="seed", columns=["tau0", "iteration"], values=block.column, aggfunc="last")
     variants = set(curves.columns.get_level_values("tau0"))
     if 0.0 not in variants:
-        return None
+        return {}
     plain = curves[0.0]
-    shares = []
+    paired = {}
     for tau0 in sorted(variants - {0.0}):
-        pseudo = curves[tau0]
-        iterations = pseudo.columns.intersection(plain.columns)
-        better = [stats.is_better(found) for iteration in iterations
-                  if (found := _paired(pseudo[iteration].dropna(), plain[iteration].dropna(),
-                                       block.higher_is_better, scale="difference", n_resamples=0)) is not None]
-        if better:
-            shares.append(float(np.mean(better)))
-    return max(shares) if shares else None
+        iterations = curves[tau0].columns.intersection(plain.columns)
+        # Seeds that ran both methods to the end of the curves.
+        pseudo, baseline = curves[tau0][iterations].dropna(), plain[iterations].dropna()
+        seeds = pseudo.index.intersection(baseline.index)
+        if not (seeds.empty or iterations.empty):
+            paired[tau0] = (pseudo.loc[seeds].to_numpy(), baseline.loc[seeds].to_numpy())
+
+    def shares_of(boundaries):
+        found = {tau0: stats.paired_curves(*arrays, higher_is_better=block.higher_is_better, scale=scale,
+                                           boundaries=boundaries) for tau0, arrays in paired.items()}
+        return {tau0: _shares(comparisons) for tau0, comparisons in found.items()}
+
+    shares = shares_of(())
+    if _near_iterations_could_change(shares, almost_always):
+        shares = shares_of([0.0])
+    return shares
+
+
+def _shares(comparisons):
+    judged = [_iteration_judgement(comparison) for comparison in comparisons]
+    comparable = max(sum(name != "not comparable" for name in judged), 1)
+    near = sum(name != "not comparable" and stats.near_boundary(comparison, [0.0])
+               for name, comparison in zip(judged, comparisons))
+    return {**{name: judged.count(name) / comparable for name in ITERATION_JUDGEMENTS if name != "not comparable"},
+            "not comparable": judged.count("not comparable") / len(judged), "near no effect": near / comparable,
+            "better by p-value": float(np.mean([stats.is_better(c) for c in comparisons]))}
+
+
+def _near_iterations_could_change(shares, almost_always):
+    """Whether the panel's judgement (:func:`_panel_judgement`) could change if every iteration whose interval ends
+    near no effect fell another way: each could become supported, undecided or against."""
+    def judged(shift_supported, shift_against):
+        return _panel_judgement({tau0: {**share, "supported": share["supported"] + shift_supported * share[
+            "near no effect"], "against": share["against"] + shift_against * share["near no effect"]}
+            for tau0, share in shares.items()}, almost_always)
+
+    return len({judged(+1, -1), judged(-1, +1), judged(-1, -1)}) > 1
+
+
+def _iteration_judgement(comparison):
+    """One iteration of a curve: "supported" where the effect's interval lies in the paper's direction, "against"
+    where it lies wholly against it, "not comparable" where at least :data:`common.stats.TIED_SHARE` of the seeds
+    tie (every run at the optimum), else "undecided"."""
+    if comparison.ties >= stats.TIED_SHARE * comparison.n:
+        return "not comparable"
+    side = stats.interval_side(comparison)
+    return {"better": "supported", "worse": "against"}.get(side, "undecided")
+
+
+def _panel_judgement(shares, almost_always):
+    """A panel from its variants' iteration shares (:func:`_iteration_shares`): "supported" when some variant is
+    supported at ``almost_always`` of its comparable iterations, "contradicted" when every variant is against at
+    more than ``1 - almost_always``, "not comparable" when no iteration of any variant is comparable."""
+    if all(share["not comparable"] == 1.0 for share in shares.values()):
+        return "not comparable"
+    if any(share["supported"] >= almost_always for share in shares.values()):
+        return "supported"
+    if all(share["against"] > 1 - almost_always for share in shares.values()):
+        return "contradicted"
+    return "undecided"
 
 
 def baselines_close_to_paper(numbers):
@@ -527,10 +614,12 @@ def _curve_spec(figure, acquisition, block_name):
         where="§5, paragraph after Table 1",
         block=block_name, min_scale="paper",
         quantity=(f"{block_name} block, {acquisition}-PP curves against {acquisition}'s ({better} is better): "
-                  f"per panel (problem), the largest share over the three variants of iterations at which the "
-                  f"variant is significantly better, seed by seed"),
-        test=(f"Wilcoxon signed-rank per iteration at alpha = {stats.ALPHA}; a panel passes if the share reaches "
-              f"almost_always; score = share of the {len(problems)} panels that pass"),
+                  f"per panel (problem) and variant, the share of iterations at which the effect's interval lies in "
+                  f"the paper's direction, and the share at which it lies wholly against it, seed by seed"),
+        test=(f"per iteration the effect (BO-PP against BO) with its 95 % interval; a panel is supported if some "
+              f"variant's share in the paper's direction reaches almost_always, contradicted if every variant's "
+              f"share against it exceeds 1 - almost_always; score = share of the {len(problems)} panels "
+              f"supported"),
         measure=curves_better(block_name, acquisition, problems),
         reproduced_at=1.0, partly_at=partly_at, limits={"from_iteration": 10, "almost_always": 0.7})
 
@@ -876,8 +965,8 @@ def _zeros_at_the_smallest_budget(finals, numbers, main_budget):
 def _curves(verdicts, figures, ids):
     rows = verdicts.set_index("id").reindex(ids).dropna(subset=["verdict"])
     first = next(spec for spec in specs() if spec.id == ids[0]).limits["from_iteration"]
-    return (f"* **{figures} (the curves).** Per panel, the largest share over the BO-PP variants of iterations "
-            f"(from iteration {first} on) at which the variant is significantly better than BO: "
+    return (f"* **{figures} (the curves).** Per panel, whether some BO-PP variant's effect against BO lies in the "
+            f"paper's direction at most iterations (from iteration {first} on), by its interval: "
             + ", ".join(f"{claim_id} {row['verdict']} [{row['ours']}]" for claim_id, row in rows.iterrows()) + ".")
 
 

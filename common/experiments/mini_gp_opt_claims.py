@@ -337,8 +337,9 @@ THEOREM_MARGIN = stats.Margin("ratio", 0.10, "Thm. 4.1: regret within a factor C
 #: switching-every-step variant, not against other algorithms, so the project default applies (re-read on
 #: 2026-11-28, issue 40; the same factor 1.1 as before, so no verdict moves).
 COMPARABLE_MARGIN = stats.Margin("ratio", 0.10, "project default: a factor 1.1 (the paper gives no size for "
-                                                "'comparable'; Thm. 4.1's C covers MINI-GP-Opt against its own "
-                                                "switching-every-step variant, not GP-UCB or BBKB)")
+                                                "'comparable'; Thm. 4.1's C covers a MINI variant against its own "
+                                                "acquisition switching at every step, GP-UCB for MINI-GP-UCB, but "
+                                                "not BBKB nor GP-UCB for MINI-GP-EI)")
 
 
 # --------------------------------------------------------------------------- the claims

@@ -54,8 +54,10 @@ BASELINES = ("GP-UCB", "EXPLOIT", "EI", "PI")
 # The base method each new method adds random exploration to.
 BASE_OF = {"GP-UCB+": "GP-UCB", "EXPLOIT+": "EXPLOIT"}
 NO_HARM_PARTLY_AT = 0.75
-# "drastically smaller" (§4.1) read as: UNIFORM's mean final fill distance at least this much below EXPLORE's.
-DRASTIC_MARGIN = 0.05
+#: "drastically smaller" (§4.1): the paper gives it no size, so the project default (issue 40, item 7: before,
+#: a bare 5 % below EXPLORE's mean from the reproduction spec, §7.1 item 6, with a p-value; same verdict).
+DRASTIC_MARGIN = stats.Margin("ratio", stats.DEFAULT_MARGIN.size,
+                              "project default: a factor 1.1 (the paper gives no size for 'drastically', §4.1)")
 # Table 3 agreement: our mean within this many of the paper's standard errors (SD / sqrt(30)).
 TABLE3_STANDARD_ERRORS = 2.0
 SUBSTITUTE = ("the California housing data cannot be obtained offline; the random forest is tuned on "
@@ -248,22 +250,18 @@ def fill_distance_between(table, params, limits):
 
 
 def uniform_fills_best(table, params, limits):
-    """``measure`` of Fig. 1's second statement: UNIFORM's final fill distance drastically below EXPLORE's."""
-    passed, details, ours, ran = 0, [], {}, 0
+    """``measure`` of Fig. 1's second statement: UNIFORM's final fill distance drastically below EXPLORE's, on
+    each reference set: "substantially better" (the interval of the ratio of means below 1 / (1 + margin))."""
+    comparisons, ours = {}, {}
     for column in ("fill_xd", "fill_uniform"):
         values = run_values(table, "fill", column)
-        comparison = _paired(_by_seed(values, "UNIFORM"), _by_seed(values, "EXPLORE"), higher_is_better=False)
-        if comparison is None:
-            continue
-        ran += 1
-        means = values.groupby("method")["value"].mean()
-        margin = 1 - means["UNIFORM"] / means["EXPLORE"]
-        passed += stats.is_better(comparison) and margin >= limits["margin"]
-        details.append(f"{column}: {stats.brief(comparison)}, UNIFORM {100 * margin:.1f}% below EXPLORE")
-        ours[f"{column} UNIFORM / EXPLORE"] = means["UNIFORM"] / means["EXPLORE"]
-    if not ran:
-        return Evidence(None, "no fill-distance runs at these parameters")
-    return Evidence(passed / 2, "; ".join(details), ours=ours)
+        comparisons[f"{column}: UNIFORM below EXPLORE"] = _paired(_by_seed(values, "UNIFORM"),
+                                                                 _by_seed(values, "EXPLORE"), higher_is_better=False)
+        if not values.empty:
+            means = values.groupby("method")["value"].mean()
+            ours[f"{column} UNIFORM / EXPLORE"] = means["UNIFORM"] / means["EXPLORE"]
+    found = _evidence(comparisons, "substantially better", limits["margin"], ours=ours)
+    return found or Evidence(None, "no fill-distance runs at these parameters")
 
 
 def beta_comparison(method, mode):
@@ -367,9 +365,10 @@ def claim_specs(numbers):
             "fill-uniform", "Fig. 1",
             "UNIFORM yields a drastically smaller fill-distance even when compared with EXPLORE", "§4.1",
             "final fill distance, UNIFORM against EXPLORE, on both reference sets",
-            "share of reference sets where UNIFORM is significantly smaller and its mean at least `margin` below",
-            uniform_fills_best, reproduced_at=1.0, partly_at=0.5, limits={"margin": DRASTIC_MARGIN},
-            min_scale="paper", block="fill"),
+            "share of the 2 reference sets where UNIFORM is substantially smaller (the interval of the ratio of "
+            "means below 1 / (1 + margin))",
+            uniform_fills_best, reproduced_at=1.0, partly_at=0.5, margin=DRASTIC_MARGIN, min_scale="paper",
+            block="fill"),
     ]
     for method in NEW_METHODS:
         share = paper_share(numbers, "table1", method, functions)
