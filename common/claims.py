@@ -1168,7 +1168,8 @@ def paired_claim(claim_id, a, b, *, higher_is_better, scale="ratio", claim="bett
 AS_STATED = "not reproduced as stated"
 #: The judging rules of issue 40 (2026-11-27), in words, for the disclosure beside a verdict they changed.
 RULES_OF_ISSUE_40 = ("judging rules of 2026-11-27/28 (issue 40): a claim that can no longer reach 'reproduced' is "
-                     "not inconclusive, a 'better' cell whose mean is carried by a minority of seeds is not supported, "
+                     "not inconclusive, a 'better' cell whose mean is carried by a minority of seeds (more losses than "
+                     "wins, or a median seed against it) is not supported, "
                      "a cell where 90 % of the seeds tie is not comparable, and a 'better' cell is contradicted only "
                      "when it excludes the paper's own effect where that is below the margin")
 

@@ -12,7 +12,8 @@ large as the margin and -1 a loss as large as it, whatever the cell's units: a
 when it lies right of -1.
 
 :func:`plot_effects` draws one paper (a forest plot, one row per cell, grouped
-by claim, coloured by the cell's judgement); :func:`plot_claims` draws every
+by claim, coloured by the cell's judgement, with each cell's typical seed beside its mean; :func:`save_effects`
+saves it in parts of at most about 2,000 px); :func:`plot_claims` draws every
 claim of every paper in one row for the scorecard (its verdict and the shares
 of its cells).
 """
@@ -20,11 +21,18 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+from common import paths, plotting
+
 #: Colour of each cell judgement.
 JUDGEMENT_COLOURS = {"supported": "#1b9e77", "undecided": "#7f7f7f", "contradicted": "#d95f02",
                      "not comparable": "#7570b3"}
 #: Advantages beyond this many margins are drawn at the edge, with an arrow (a factor 1.1**100, about 14,000).
 CLIP = 100.0
+#: The tallest forest plot, in inches: about 2,000 px at the figures' 150 dpi; a paper with more cells is drawn in
+#: parts (:func:`save_effects`), each with its axis at the top and the bottom.
+MAX_HEIGHT = 13.0
+#: Height of one row (a cell or a claim's label) and of the gap after a claim, in inches, and of the axes' frame.
+ROW_HEIGHT, CLAIM_GAP, FRAME_HEIGHT = 0.16, 0.4, 1.3
 
 
 def advantage_in_margins(effects, columns=("estimate", "low", "high")):
@@ -79,7 +87,7 @@ def _legend(ax):
                for name, colour in JUDGEMENT_COLOURS.items()]
     handles.append(plt.Line2D([], [], color="black", marker="D", markerfacecolor="none", linewidth=0,
                               markersize=4, label="median seed (typical per-seed effect)"))
-    ax.legend(handles=handles, loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=3, fontsize=8)
+    ax.figure.legend(handles=handles, loc="outside upper left", ncol=3, fontsize=8)
 
 
 def plot_effects(effects, verdicts, *, title=""):
@@ -116,8 +124,8 @@ def plot_effects(effects, verdicts, *, title=""):
             y.append(position)
             position += 1
         rows.append(cells)
-        position += 0.4
-    fig, ax = plt.subplots(figsize=(7.5, 0.9 + 0.16 * position), constrained_layout=True)
+        position += CLAIM_GAP
+    fig, ax = plt.subplots(figsize=(7.5, FRAME_HEIGHT + ROW_HEIGHT * position), layout="constrained")
     _reference_lines(ax)
     _draw_cells(ax, np.array(y), pd.concat(rows))
     ax.set_yticks([at for at, _ in labels], [text for _, text in labels], fontsize=6)
@@ -126,10 +134,48 @@ def plot_effects(effects, verdicts, *, title=""):
     ax.set_ylim(position, -1)
     ax.grid(axis="y", visible=False)
     ax.set_xlabel("advantage in margins (> 0: the paper's direction)")
+    # The axis at the top too: a tall plot is read from either end.
+    ax.tick_params(axis="x", top=True, labeltop=True)
     _legend(ax)
     if title:
-        ax.set_title(title, fontsize=9, loc="right")
+        fig.suptitle(title, fontsize=9, x=0.99, ha="right")
     return fig
+
+
+def split_claims(effects, max_height=MAX_HEIGHT):
+    """The claims of ``effects`` in consecutive parts whose forest plots are at most ``max_height`` inches tall
+    (a claim is never split; one taller than that is a part of its own). Returns a list of DataFrames."""
+    parts, current, height = [], [], FRAME_HEIGHT
+    for claim_id in dict.fromkeys(effects["id"]):
+        cells = effects[effects["id"] == claim_id]
+        needed = ROW_HEIGHT * (1 + len(cells) + CLAIM_GAP)
+        if current and height + needed > max_height:
+            parts.append(pd.concat(current))
+            current, height = [], FRAME_HEIGHT
+        current.append(cells)
+        height += needed
+    if current:
+        parts.append(pd.concat(current))
+    return parts
+
+
+def save_effects(effects, verdicts, paper_key, *, title=""):
+    """Draw a paper's forest plot (:func:`plot_effects`) in parts of at most :data:`MAX_HEIGHT` and save them as
+    ``figures/<paper_key>/verdict_effects.png`` and ``verdict_effects_2.png``, ... (parts left from an earlier,
+    longer drawing are removed). Returns the figures, which stay open for the notebook to show."""
+    parts = split_claims(effects) if not effects.empty else []
+    figures = []
+    for number, part in enumerate(parts, start=1):
+        label = f"{title} (part {number} of {len(parts)})" if len(parts) > 1 else title
+        fig = plot_effects(part, verdicts, title=label)
+        plotting.save_figure(fig, paper_key, "verdict_effects" if number == 1 else f"verdict_effects_{number}")
+        figures.append(fig)
+    folder = paths.figures_dir(paper_key)
+    for stale in folder.glob("verdict_effects_*.*"):
+        number = stale.stem.rsplit("_", 1)[-1]
+        if number.isdigit() and int(number) > len(parts):
+            stale.unlink()
+    return figures
 
 
 #: Colour of each claim verdict in :func:`plot_claims` (the judgement colours, paler for "partly").
