@@ -1,4 +1,5 @@
 """The random_exploration claims judged on small synthetic tidy tables (never the cache)."""
+import math
 import re
 
 import numpy as np
@@ -160,3 +161,12 @@ def test_fresh_seeds_are_judged_apart_and_a_complete_confirmation_leads_with_the
     assert alone.loc["sprinkler-competitive", "confirmatory"] == ("paper scale 30 seeds; planned: 33 fresh seeds, "
                                                                   "not yet run")
     assert alone.loc["outperform-EXPLOIT+", "confirmatory"].startswith("paper scale 20 seeds; left out")
+
+
+def test_outperform_cells_know_the_papers_own_table_1_effect():
+    numbers = claims.load_paper_numbers("random_exploration")
+    effects = random_exploration_claims.paper_effects(numbers, "table1", "GP-UCB+", random_exploration_claims.BASELINES,
+                                                      ["Ackley", "Rastrigin", "Levy"], higher_is_better=False)
+    assert len(effects) == 12
+    # Table 1: on Levy, GP-UCB+'s normalized mean (0.146) is above EI's (0.142): the paper's own effect is a loss.
+    assert effects["Levy GP-UCB+ vs EI"] == pytest.approx(-math.log(0.146 / 0.142))
