@@ -5,12 +5,16 @@ bootstrap seed (``common.stats.bootstrap_seed``), the verdicts compared with the
 (``figures/<key>/verdicts.csv``, the headline verdict). Before that, the Monte-Carlo error of an interval end: the
 SD of the lower end over the seeds, as a share of the interval's half-width, at the default resamples and at the
 refined ones (``common.stats.N_REFINED``, used where an end lies near a decision boundary), on lognormal samples
-of 20 seeds. One row per paper in results/bootstrap_seed_stability.csv, one for the Monte-Carlo error.
+of 20 seeds. One row per paper in results/bootstrap_seed_stability.csv (a rerun of some papers replaces their
+rows and keeps the others'), one for the Monte-Carlo error. Each paper's row records a fingerprint of the verdicts
+it rejudged (:func:`verdicts_fingerprint`), so that ``tests/test_bootstrap_record.py`` can tell a record that no
+longer describes the published verdicts.
 
     nice -n 19 python benchmarks/bootstrap_seed_stability.py             # every paper, 20 seeds: about 40 CPU-minutes
     nice -n 19 python benchmarks/bootstrap_seed_stability.py egp_ts --seeds 5
 """
 import argparse
+import hashlib
 import importlib
 import sys
 from pathlib import Path
@@ -27,6 +31,7 @@ from common.runner import run_grid  # noqa: E402
 
 PAPERS = ("add_gp_ucb", "bo_pp", "egp_ts", "mini_gp_opt", "random_exploration", "arena")
 RESULTS = Path(__file__).parent / "results" / "bootstrap_seed_stability.csv"
+MONTE_CARLO_ROW = "(Monte-Carlo error of an interval end, share of the half-width)"
 
 
 def monte_carlo_error(n_seeds=20, n_samples=10, n_bootstrap_seeds=10):
@@ -48,14 +53,20 @@ def monte_carlo_error(n_seeds=20, n_samples=10, n_bootstrap_seeds=10):
     return {resamples: float(np.median(found)) for resamples, found in shares.items()}
 
 
+def verdicts_fingerprint(verdicts):
+    """A short hash of a verdict table's ``id`` and ``verdict`` columns (``figures/<key>/verdicts.csv``)."""
+    text = "\n".join(f"{claim}\t{verdict}" for claim, verdict in zip(verdicts["id"], verdicts["verdict"]))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
 def rejudge(paper_key, seeds):
     """The published verdicts of a paper and, per bootstrap seed, the claims whose verdict differs."""
     experiment = importlib.import_module(f"common.experiments.{paper_key}")
     claims_module = importlib.import_module(f"common.experiments.{paper_key}_claims")
     params = configuration(experiment)
     table = run_grid(experiment.make_grid(params), experiment.run)
-    published = pd.read_csv(paths.figures_dir(paper_key) / "verdicts.csv", keep_default_na=False)
-    published = published.set_index("id")["verdict"]
+    published_table = pd.read_csv(paths.figures_dir(paper_key) / "verdicts.csv", keep_default_na=False)
+    published = published_table.set_index("id")["verdict"]
     changes = []
     for seed in seeds:
         with stats.bootstrap_seed(seed):
@@ -65,7 +76,8 @@ def rejudge(paper_key, seeds):
         print(f"{paper_key}: bootstrap seed {seed}: {len(moved)} verdicts differ", file=sys.stderr, flush=True)
         changes += moved
     return {"paper": paper_key, "claims": len(published), "bootstrap_seeds": len(seeds),
-            "verdict_changes": len(changes), "changed": "; ".join(changes)}
+            "verdict_changes": len(changes), "changed": "; ".join(changes),
+            "verdicts_fingerprint": verdicts_fingerprint(published_table)}
 
 
 def main(argv=None):
@@ -79,15 +91,27 @@ def main(argv=None):
     if args.seeds < 1:
         parser.error(f"--seeds must be >= 1; got {args.seeds}")
     error = monte_carlo_error()
-    rows = [{"paper": "(Monte-Carlo error of an interval end, share of the half-width)", "claims": "",
-             "bootstrap_seeds": "", "verdict_changes": "",
-             "changed": "; ".join(f"{resamples} resamples: {share:.3f}" for resamples, share in error.items())}]
+    rows = {MONTE_CARLO_ROW: {"paper": MONTE_CARLO_ROW, "claims": "", "bootstrap_seeds": "", "verdict_changes": "",
+                              "changed": "; ".join(f"{resamples} resamples: {share:.3f}"
+                                                   for resamples, share in error.items()),
+                              "verdicts_fingerprint": ""}}
     seeds = [stats.BOOTSTRAP_SEED + 1 + i for i in range(args.seeds)]
-    rows += [rejudge(paper_key, seeds) for paper_key in args.papers or PAPERS]
-    table = pd.DataFrame(rows)
-    RESULTS.parent.mkdir(exist_ok=True)
-    table.to_csv(RESULTS, index=False)
+    for paper_key in args.papers or PAPERS:
+        rows[paper_key] = rejudge(paper_key, seeds)
+        table = _merged(rows)
+        RESULTS.parent.mkdir(exist_ok=True)
+        table.to_csv(RESULTS, index=False)   # after each paper: an interrupted run keeps what it finished
     print(table.to_string(index=False))
+
+
+def _merged(rows):
+    """The record with ``rows`` (by paper) replacing those of the file as it is now, whose other rows are kept (two
+    runs over different papers may share the file)."""
+    found = {}
+    if RESULTS.exists():
+        found = {row["paper"]: row for row in pd.read_csv(RESULTS, keep_default_na=False, dtype=str).to_dict("records")}
+    found.update(rows)
+    return pd.DataFrame([found[MONTE_CARLO_ROW]] + [found[key] for key in PAPERS if key in found])
 
 
 if __name__ == "__main__":

@@ -626,6 +626,19 @@ def format_counts(counts):
     return f"{empirical}; {_plural(n_identities, 'identity', 'identities')}: {listed(IDENTITY_VERDICTS)}"
 
 
+def confirmation_note(table):
+    """One line on the claims whose headline verdict is confirmatory (judged on fresh seeds), for a notebook's
+    counts cell, e.g. ``"3 claims lead with their verdicts on fresh seeds (inconclusive -> not reproduced 2;
+    inconclusive -> partly reproduced 1); at the paper's seeds alone: 27 empirical claims: ..."``, or that none
+    does."""
+    confirmed, moves = confirmed_moves(table)
+    if not confirmed:
+        return "No claim leads with a verdict on fresh seeds: every verdict is the paper-scale one."
+    lead = "1 claim leads with its verdict" if confirmed == 1 else f"{confirmed} claims lead with their verdicts"
+    return (f"{lead} on fresh seeds ({moves}); at the paper's seeds alone: "
+            f"{format_counts(verdict_counts(table, column='exploratory'))}")
+
+
 def markdown_table(table):
     """GitHub-flavoured markdown of a DataFrame (cells as text, ``|`` escaped)."""
     def cell(value):

@@ -515,3 +515,13 @@ def test_the_verdict_table_shows_the_verdict_of_the_rules_before_beside_a_change
     table = claims.judge([estimated(cells, partly_at=5 / 12)], None, {})
     assert table.loc[0, "verdict"] == "not reproduced"
     assert "the rules before give: inconclusive" in table.loc[0, "disclosure"]
+
+
+def test_the_confirmation_note_counts_the_claims_that_lead_with_fresh_seeds():
+    table = pd.DataFrame({"id": ["a", "b", "c"], "verdict": ["not reproduced", "reproduced", "inconclusive"],
+                          "exploratory": ["inconclusive", "inconclusive", ""]})
+    note = claims.confirmation_note(table)
+    assert note.startswith("2 claims lead with their verdicts on fresh seeds (inconclusive -> not reproduced 1; "
+                           "inconclusive -> reproduced 1)")
+    assert note.endswith("at the paper's seeds alone: 3 claims: 3 inconclusive")
+    assert claims.confirmation_note(table.assign(exploratory="")).startswith("No claim leads")

@@ -1,0 +1,31 @@
+"""The record that no published verdict follows the bootstrap's seed describes the verdicts published now."""
+import importlib.util
+
+import pandas as pd
+import pytest
+
+from common import paths
+
+ROOT = paths.repo_root()
+spec = importlib.util.spec_from_file_location("bootstrap_seed_stability",
+                                              ROOT / "benchmarks" / "bootstrap_seed_stability.py")
+benchmark = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(benchmark)
+#: The fewest bootstrap seeds every published claim must have been rejudged under (issue 40, item 4).
+FEWEST_SEEDS = 20
+
+
+@pytest.fixture(scope="module")
+def record():
+    return pd.read_csv(benchmark.RESULTS, keep_default_na=False, dtype=str).set_index("paper")
+
+
+@pytest.mark.parametrize("paper_key", benchmark.PAPERS)
+def test_every_published_verdict_was_rejudged_under_20_bootstrap_seeds_and_none_moved(record, paper_key):
+    row = record.loc[paper_key]
+    published = pd.read_csv(paths.figures_dir(paper_key) / "verdicts.csv", keep_default_na=False)
+    assert row["verdicts_fingerprint"] == benchmark.verdicts_fingerprint(published), (
+        f"the record of {paper_key} was made for other verdicts: rerun "
+        f"'nice -n 19 python benchmarks/bootstrap_seed_stability.py {paper_key}' and commit its record")
+    assert int(row["bootstrap_seeds"]) >= FEWEST_SEEDS
+    assert int(row["verdict_changes"]) == 0, row["changed"]
