@@ -62,6 +62,8 @@ _VOLATILE_NOTEBOOK_METADATA = ("start_time", "end_time", "duration", "input_path
 _VOLATILE_CELL_METADATA = ("execution", "papermill")
 # How long an interrupted execution may take to notice that its kernel was killed and wind down.
 KERNEL_EXIT_SECONDS = 15
+#: The display name ipykernel (>= 6) installs its kernel under, which Jupyter Lab writes into a notebook it opens.
+JUPYTER_KERNEL_DISPLAY_NAME = "Python 3 (ipykernel)"
 
 
 class Interrupted(Exception):
@@ -121,11 +123,6 @@ def _overrides(parser, pairs):
             parser.error(f"-p {name}: use {BACKEND_FLAGS[name]} for this parameter")
         overrides[name] = _literal(text)
     return overrides
-
-
-def smoke_results_root():
-    """Where ``--scale smoke`` caches its runs: a folder of the untracked outputs, not ``data/results``."""
-    return paths.output_root() / "smoke" / "results"
 
 
 def _plan(parser, key, registry, args, overrides):
@@ -240,6 +237,11 @@ def _scrub(notebook_path):
     notebook = nbformat.read(notebook_path, as_version=4)
     for name in _VOLATILE_NOTEBOOK_METADATA:
         notebook.metadata.get("papermill", {}).pop(name, None)
+    # As Jupyter Lab writes them, so that opening a notebook there (and its autosave) leaves the file unchanged: the
+    # installed kernel's display name, and whole numbers without ".0" (JavaScript's JSON has one number type).
+    notebook.metadata.setdefault("kernelspec", {})["display_name"] = JUPYTER_KERNEL_DISPLAY_NAME
+    if "parameters" in notebook.metadata.get("papermill", {}):
+        notebook.metadata.papermill.parameters = _as_javascript_numbers(notebook.metadata.papermill.parameters)
     for cell in notebook.cells:
         for name in _VOLATILE_CELL_METADATA:
             cell.metadata.pop(name, None)
@@ -248,6 +250,17 @@ def _scrub(notebook_path):
         if cell.cell_type == "code":
             cell.outputs = _merged_streams(cell.outputs)
     nbformat.write(notebook, notebook_path)
+
+
+def _as_javascript_numbers(value):
+    """``value`` with every whole float as an int, as JavaScript's ``JSON.stringify`` writes it (1.0 -> 1)."""
+    if isinstance(value, dict):
+        return type(value)({key: _as_javascript_numbers(item) for key, item in value.items()})
+    if isinstance(value, list):
+        return [_as_javascript_numbers(item) for item in value]
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
 
 
 def _merged_streams(outputs):
@@ -814,7 +827,7 @@ def main(argv=None, registry=None):
     except ValueError as exc:
         parser.error(f"{exc} (from the environment: unset {JOBS_VARIABLE}; reproduce.py takes --jobs N)")
     if args.scale == "smoke":
-        os.environ.setdefault(paths.RESULTS_ROOT_VARIABLE, str(smoke_results_root()))
+        os.environ.setdefault(paths.RESULTS_ROOT_VARIABLE, str(paths.smoke_results_root()))
     keys = list(dict.fromkeys(args.notebooks)) or list(registry)
     plans = [_plan(parser, key, registry, args, overrides) for key in keys]
     if args.dask is not None and not args.list:

@@ -236,6 +236,9 @@ def _assigned_names(sources):
 def notebook_parameters(experiment, namespace):
     """Resolve a notebook's parameters cell and route its outputs; call it right after that cell.
 
+    A configuration other than the published one writes its figures, tables and verdicts under ``output/``; one at
+    the smoke scale also caches its runs there (:func:`common.paths.smoke_results_root`).
+
     Parameters
     ----------
     experiment : module
@@ -264,12 +267,24 @@ def notebook_parameters(experiment, namespace):
     overrides = {name: namespace.get(name) for name in declared if name not in ("scale", *BACKEND_PARAMETERS)}
     params = configuration(experiment, namespace.get("scale"), **overrides)
     name = configuration_name(experiment, params)
+    if params["scale"] == "smoke" and not os.environ.get(paths.RESULTS_ROOT_VARIABLE):
+        # From Jupyter, nbconvert or papermill as from reproduce.py: smoke runs only check that the code runs.
+        os.environ[paths.RESULTS_ROOT_VARIABLE] = str(paths.smoke_results_root())
+        print(f"scale 'smoke': its runs are cached in {_shown(paths.smoke_results_root())}/, not in data/results/")
     if name != PUBLISHED_NAME and not os.environ.get(paths.FIGURES_ROOT_VARIABLE):
         folder = paths.output_dir(experiment.PAPER, name)
         os.environ[paths.FIGURES_ROOT_VARIABLE] = str(folder / "figures")
         print(f"configuration {name!r} is not the published one: its figures, tables and verdicts go to "
-              f"{folder.relative_to(paths.repo_root())}/figures/")
+              f"{_shown(folder)}/figures/")
     return params
+
+
+def _shown(path):
+    """``path`` relative to the repository where it lies inside it, else as it is."""
+    try:
+        return path.relative_to(paths.repo_root())
+    except ValueError:
+        return path
 
 
 def write_notebook_summary(paper_key, params, *, verdicts=None):

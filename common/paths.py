@@ -65,6 +65,12 @@ def results_dir(paper_key):
     return results_root() / check_paper_key(paper_key)
 
 
+def smoke_results_root():
+    """Where runs at the smoke scale are cached: ``output/smoke/results`` (not tracked), never ``data/results``,
+    which keeps the runs of the published and paper-scale grids."""
+    return output_root() / "smoke" / "results"
+
+
 def kernel_results_root(kernels):
     """Folder of the runs computed under other BLAS kernels than the cache's (``output/results-by-kernels/<kernels>``,
     not tracked): they differ from the cached runs in the last bits, so they never enter ``data/results``."""

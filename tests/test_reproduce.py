@@ -554,3 +554,24 @@ def test_a_parameter_with_listed_choices_of_several_types_takes_each_and_names_t
     for wrong in ("maybe", 1):
         with pytest.raises(ValueError, match=r"allowed values: False, True, 'powered'"):
             resolve_parameters("paper", scales, allowed=allowed, confirmatory=wrong)
+
+
+def test_a_regenerated_notebook_is_written_as_jupyter_lab_would_save_it(reproduce, tmp_path):
+    path = tmp_path / "lab.ipynb"
+    metadata = {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+                "papermill": {"parameters": {"budget_scale": 1.0, "ratio": 0.5, "sizes": [2.0, 3], "scale": "paper"}}}
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("x = 1")], metadata=metadata), path)
+    reproduce._scrub(path)
+    written = json.loads(path.read_text())["metadata"]
+    assert written["kernelspec"]["display_name"] == reproduce.JUPYTER_KERNEL_DISPLAY_NAME
+    assert written["papermill"]["parameters"] == {"budget_scale": 1, "ratio": 0.5, "sizes": [2, 3], "scale": "paper"}
+    assert '"budget_scale": 1,' in path.read_text()
+
+
+def test_a_smoke_run_from_jupyter_caches_its_runs_under_output_not_in_data_results(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("BO_OUTPUT_ROOT", str(tmp_path / "output"))
+    monkeypatch.delenv("BO_RESULTS_ROOT")   # as a notebook opened in Jupyter, without reproduce.py
+    namespace = {"In": ["", TOY_PARAMETERS, "params = ..."], "scale": "smoke"}
+    notebook.notebook_parameters(toy_runs, namespace)
+    assert paths.results_root() == tmp_path / "output" / "smoke" / "results"
+    assert "its runs are cached in" in capsys.readouterr().out
