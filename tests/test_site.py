@@ -31,9 +31,10 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
+import headless
+
 REPO = Path(__file__).resolve().parent.parent
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMEDRIVER = Path("/usr/bin/chromedriver")
+CHROMIUM, CHROMEDRIVER = headless.CHROMIUM, headless.CHROMEDRIVER
 SCREENSHOTS = REPO / "output" / "site-screenshots"
 PAPER_PAGE = "notebooks/egp_ts.html"
 WINDOW = (1400, 1000)
@@ -126,31 +127,8 @@ def server(site):
 def browser(site):
     """Headless chromium through the system chromedriver; no selenium-manager, no download, no other host."""
     _requirements()
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    previous = os.environ.get("SE_OFFLINE")
-    os.environ["SE_OFFLINE"] = "true"
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                     f"--window-size={WINDOW[0]},{WINDOW[1]}", "--no-first-run", "--disable-extensions",
-                     "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                     "--disable-default-apps", "--hide-scrollbars",
-                     "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"):
-        options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(executable_path=str(CHROMEDRIVER)), options=options)
-    driver.set_page_load_timeout(60)
-    driver.set_script_timeout(60)
-    try:
+    with headless.chromium(WINDOW) as driver:
         yield driver
-    finally:
-        driver.quit()
-        if previous is None:
-            os.environ.pop("SE_OFFLINE", None)
-        else:
-            os.environ["SE_OFFLINE"] = previous
 
 
 #: Run in each page once it has loaded: wait until every image has loaded or failed and MathJax has typeset,
