@@ -9,6 +9,7 @@ from scipy import stats as scipy_stats
 from common import claims, confirmatory, stats
 from common.experiments import bo_pp as experiment
 from common.experiments import bo_pp_claims
+from common.store import final_rows
 
 SEEDS = 20
 PAPER_PARAMS = {**experiment.SCALES["paper"], "scale": "paper"}
@@ -343,3 +344,12 @@ def test_the_zeros_sentence_sets_the_smallest_budget_beside_ours():
     text = bo_pp_claims._zeros_at_the_smallest_budget(_centre_finals(3, 0), numbers, 500)
     assert "of 5 per acquisition at 10·d: PI 5 (at our 500·d: PI 3)" in text and "PI Griewank 0" in text
     assert bo_pp_claims._zeros_at_the_smallest_budget(_centre_finals(3, 0), numbers, 10) == ""  # ours is the smallest
+
+
+def test_the_cell_claims_give_the_same_verdicts_on_the_runs_last_rows_alone(specs):
+    # The powered planner judges them on final_rows(table) to save time (write_powered_plan).
+    table = runs("synthetic", better_where(lambda problem, acquisition, tau0: problem in ("Dropwave", "Hart6")))
+    for claim_id in bo_pp_claims.claim_cells():
+        if claim_id.endswith("syn"):
+            on_all, on_last = (specs[claim_id].evaluate(found, PAPER_PARAMS) for found in (table, final_rows(table)))
+            assert (on_all.verdict, on_all.reason) == (on_last.verdict, on_last.reason), claim_id

@@ -804,8 +804,10 @@ def write_powered_plan(table, params):
     seeds = {claim_id: paper[BLOCKS[block_name].seeds_parameter] for claim_id, (block_name, _) in cells.items()}
     finals = final_rows(confirmatory.split(table)[0]).assign(tau0=lambda rows: rows["tau0"].astype(float))
     seconds = finals.groupby(["experiment", "problem", "acquisition", "tau0"])["run_cpu_seconds"].mean()
+    # The planned claims judge final values only, so the runs' last rows are the whole pilot: the same verdicts,
+    # and each of the planner's thousands of judgements skips finding the last rows again.
     return confirmatory.write_powered_plan(
-        experiment.PAPER, [spec for spec in specs() if spec.id in cells], table, params, seeds,
+        experiment.PAPER, [spec for spec in specs() if spec.id in cells], final_rows(table), params, seeds,
         lambda claim_id, n: n * sum(seconds[run] for run in claim_runs(claim_id)), claim_runs)
 
 
