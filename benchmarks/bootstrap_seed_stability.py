@@ -10,7 +10,7 @@ rows and keeps the others'), one for the Monte-Carlo error. Each paper's row rec
 it rejudged (:func:`verdicts_fingerprint`), so that ``tests/test_bootstrap_record.py`` can tell a record that no
 longer describes the published verdicts.
 
-    nice -n 19 python benchmarks/bootstrap_seed_stability.py             # every paper, 20 seeds: about 80 CPU-minutes
+    nice -n 19 python benchmarks/bootstrap_seed_stability.py             # every paper, 20 seeds (2026-11-28: two processes over disjoint papers, about 40 minutes each under load)
     nice -n 19 python benchmarks/bootstrap_seed_stability.py egp_ts --seeds 5
 """
 import argparse
