@@ -82,12 +82,14 @@ def _reference_lines(ax):
     ax.set_xticks([-100, -10, -1, 0, 1, 10, 100], ["-100", "-10", "-1", "0", "1", "10", "100"])
 
 
-def _legend(ax):
+def _legend(ax, title=""):
     handles = [plt.Line2D([], [], color=colour, marker="o", linewidth=1.4, markersize=4, label=name)
                for name, colour in JUDGEMENT_COLOURS.items()]
     handles.append(plt.Line2D([], [], color="black", marker="D", markerfacecolor="none", linewidth=0,
                               markersize=4, label="median seed (typical per-seed effect)"))
-    ax.figure.legend(handles=handles, loc="outside upper left", ncol=3, fontsize=8)
+    # The figure's title heads the legend: a title of its own would share the row above the axes with it.
+    ax.figure.legend(handles=handles, loc="outside upper left", ncol=3, fontsize=8, title=title or None,
+                     title_fontsize=9, alignment="left")
 
 
 def plot_effects(effects, verdicts, *, title=""):
@@ -136,9 +138,7 @@ def plot_effects(effects, verdicts, *, title=""):
     ax.set_xlabel("advantage in margins (> 0: the paper's direction)")
     # The axis at the top too: a tall plot is read from either end.
     ax.tick_params(axis="x", top=True, labeltop=True)
-    _legend(ax)
-    if title:
-        fig.suptitle(title, fontsize=9, x=0.99, ha="right")
+    _legend(ax, title)
     return fig
 
 
