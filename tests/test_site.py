@@ -313,7 +313,10 @@ def test_the_scorecard_lists_every_claim_and_filters_them(server, browser):
     reproduced = sum(row[2] == "reproduced" for row in claims)
     WebDriverWait(browser, 15).until(lambda driver: len(visible()) == reproduced)
     browser.get(f"{server}/scorecard.html")
-    header = browser.find_elements("css selector", "#scorecard-table th[data-sortable]")[1]  # the claim ids
+    # The page's script marks the sortable headers after load: wait for it (a loaded machine can be slow).
+    sortable = WebDriverWait(browser, 15).until(
+        lambda driver: driver.find_elements("css selector", "#scorecard-table th[data-sortable]"))
+    header = sortable[1]  # the claim ids
     ids = "return Array.from(document.querySelectorAll('#scorecard-table > tbody > tr')).map(r => r.dataset.id);"
     header.click()
     assert browser.execute_script(ids) == sorted(row[1] for row in claims)
