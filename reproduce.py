@@ -6,6 +6,13 @@ cached runs in ``data/results``: the committed notebooks, figures, tables,
 verdicts and the ``REPRODUCTION.md`` scorecard are rewritten byte for byte, so
 ``git status`` stays clean unless the code or the cache changed something.
 
+A notebook whose outputs are up to date is not executed: each execution records,
+beside its figures (``figures/<key>/inputs.json``), digests of everything its
+outputs came from (the modules and data files it read, the cached runs it loaded,
+its cells, parameters and package versions) and of the outputs themselves; while
+none of them differs, executing it again would write the same bytes.
+``--force`` executes it anyway. See ``common/provenance.py``.
+
 A notebook is executed into a staging folder and its outputs (notebook, figures,
 tables, verdicts) replace the previous ones only when the execution completes:
 an error, Ctrl-C or SIGTERM leaves every tracked file as it was. Another scale
@@ -19,6 +26,7 @@ change ``PUBLISHED`` in the experiment module and run this again. Runs at
 Examples
 --------
     python reproduce.py                          # every notebook, published configuration, from the cache
+    python reproduce.py --force bo_pp            # execute bo_pp's notebook even if its outputs are up to date
     python reproduce.py bo_pp --scale quick      # one notebook at another scale (into output/)
     python reproduce.py bo_pp -p n_seeds 5       # an override of the published configuration (into output/)
     python reproduce.py --list                   # what each notebook regenerates, cached and missing runs, costs
@@ -50,7 +58,7 @@ import time  # noqa: E402
 from contextlib import contextmanager  # noqa: E402
 from pathlib import Path  # noqa: E402
 
-from common import paths  # noqa: E402
+from common import paths, provenance  # noqa: E402
 from common.experiments import NOTEBOOKS, load_experiment  # noqa: E402
 from common.notebook import PUBLISHED_NAME, SCALES  # noqa: E402
 from common.run_claims import process_alive  # noqa: E402
@@ -109,6 +117,9 @@ def build_parser(registry):
     mode.add_argument("--runs-only", action="store_true",
                       help="compute the missing runs of the configuration's grid without executing the notebook; "
                            "resumable, stop it any time")
+    parser.add_argument("--force", action="store_true",
+                        help="execute every notebook, even one whose outputs are up to date with its inputs "
+                             "(code, notebook, parameters, cached runs, data, packages; see common/provenance.py)")
     parser.add_argument("--publish-runs", action="store_true",
                         help="with --runs-only: write runs computed under other BLAS kernels than the cache's into "
                              "the committed cache (each file records its kernels), for a maintainer who will commit "
@@ -351,20 +362,17 @@ def run_notebook(plan, n_jobs, dask_address):
     """Execute one notebook into a staging folder and swap its outputs in if it completes; return its report."""
     import papermill
 
-    from common.notebook import parameter_names
-
     _readable_parameters()
-    key, module, params = plan["key"], plan["module"], plan["params"]
+    key = plan["key"]
     notebook_path, figures_path = _destinations(plan)
-    source = Path(module.NOTEBOOK) if Path(module.NOTEBOOK).is_absolute() else paths.notebooks_dir() / module.NOTEBOOK
+    source, parameters = _source(plan), _notebook_parameters(plan)
     staging_root().mkdir(exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f"{key}-", dir=staging_root()))
     _write_journal(staging, "executing", figures=str(figures_path))
     staged_figures_root = staging / "figures"
     staged_notebook = staging / notebook_path.name
-    # Every parameter explicitly; the backend goes through the environment, never into the notebook.
-    parameters = {name: params.get(name) for name in parameter_names(module)}
-    environment = {paths.FIGURES_ROOT_VARIABLE: str(staged_figures_root)}
+    read_log = staging / "reads.log"
+    environment = {paths.FIGURES_ROOT_VARIABLE: str(staged_figures_root), provenance.READ_LOG_VARIABLE: str(read_log)}
     if dask_address is not None:
         environment["BO_DASK"] = dask_address
     elif n_jobs is not None:
@@ -386,6 +394,8 @@ def run_notebook(plan, n_jobs, dask_address):
             report["execution"] = json.loads(execution_path.read_text())
             execution_path.unlink()  # what this execution did is logged, not published
         _scrub(staged_notebook)
+        provenance.write_record(staged_figures, provenance.make_record(
+            source, staged_notebook, staged_figures, parameters, provenance.read_log(read_log)))
         _write_journal(staging, "swapping", figures=str(figures_path), notebook=staged_notebook.name)
         _swap_in(staged_notebook, staged_figures, notebook_path, figures_path, staging)
     except papermill.PapermillExecutionError as exc:
@@ -399,6 +409,41 @@ def run_notebook(plan, n_jobs, dask_address):
         shutil.rmtree(staging, ignore_errors=True)
     report["seconds"] = time.perf_counter() - start
     return report
+
+
+def _source(plan):
+    """The notebook a plan executes."""
+    notebook = Path(plan["module"].NOTEBOOK)
+    return notebook if notebook.is_absolute() else paths.notebooks_dir() / notebook
+
+
+def _notebook_parameters(plan):
+    """Every parameter of a plan's notebook, explicitly; the backend goes through the environment, never into the
+    notebook."""
+    from common.notebook import parameter_names
+
+    return {name: plan["params"].get(name) for name in parameter_names(plan["module"])}
+
+
+def published_plan(key, registry=None):
+    """The plan of a notebook's published configuration, as ``python reproduce.py KEY`` makes it."""
+    registry = NOTEBOOKS if registry is None else registry
+    return _plan(build_parser(registry), key, registry, build_parser(registry).parse_args([key]), {})
+
+
+def reasons_to_execute(plan):
+    """Why a plan's notebook must be executed (:func:`common.provenance.changes`); empty when its outputs are what
+    an execution would write again."""
+    notebook_path, figures_path = _destinations(plan)
+    return provenance.changes(_source(plan), notebook_path, figures_path, _notebook_parameters(plan))
+
+
+def up_to_date_report(plan, seconds):
+    """The report of a notebook not executed because its outputs are up to date with its inputs."""
+    notebook_path, figures_path = _destinations(plan)
+    return {"key": plan["key"], "name": plan["name"], "error": None, "execution": None, "up_to_date": True,
+            "summary": json.loads((figures_path / "summary.json").read_text()), "destination": notebook_path,
+            "seconds": seconds}
 
 
 def _execute_interruptibly(execute, *args, **kwargs):
@@ -468,6 +513,8 @@ def _report_line(report):
 
     status = "ok" if report["error"] is None else "FAILED"
     line = f"{report['key']:<20} {status:<7} {report.get('seconds', 0.0):7.1f} s   {report.get('name', '')}"
+    if report.get("up_to_date"):
+        line += " (up to date with its inputs: not executed)"
     summary, execution = report.get("summary"), report.get("execution")
     if report["error"] is None and summary:
         line += (f" (scale {summary['scale']})   figures {len(summary['figures'])}   "
@@ -664,7 +711,7 @@ def grids_table(registry):
         keys = {store.run_key(config) for config in grid}
         version = code_version(module.run)
         papers = sorted({config["paper"] for config in grid})
-        cached = [run for paper in papers for run in store.scan_records(paper)
+        cached = [run for paper in papers for run in store.scan_records(paper, reuse=True)
                   if run.key in keys and run.code_version == version]
         seconds = sum(run.cost_seconds for run in cached)
         rows.append({"notebook": f"`{key}`", "published configuration": published_label(module.PUBLISHED),
@@ -927,8 +974,14 @@ def _regenerate(plans, registry, args):
             reports.append({**plan, "seconds": 0.0})
             print(_report_line(reports[-1]), flush=True)
             continue
+        start = time.perf_counter()
+        reasons = ["--force"] if args.force else reasons_to_execute(plan)
+        if not reasons:
+            reports.append(up_to_date_report(plan, time.perf_counter() - start))
+            print(_report_line(reports[-1]), flush=True)
+            continue
         print(f"[{index}/{len(plans)}] {plan['key']}: configuration {plan['name']!r} "
-              f"(scale {plan['params']['scale']})", flush=True)
+              f"(scale {plan['params']['scale']}): executing ({'; '.join(reasons)})", flush=True)
         reports.append(run_notebook(plan, args.jobs, args.dask))
         print(_report_line(reports[-1]), flush=True)
         if reports[-1].get("interrupted"):

@@ -30,7 +30,7 @@ import json
 import os
 from collections.abc import Mapping
 
-from common import paths, plotting, runner
+from common import paths, plotting, provenance, runner
 from common.seeding import canonical_json, stable_hash
 
 SCALES = ("smoke", "quick", "paper")
@@ -324,4 +324,5 @@ def write_notebook_summary(paper_key, params, *, verdicts=None):
     path = folder / "summary.json"
     path.write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n")
     (folder / "execution.json").write_text(json.dumps(runner.run_counts(), indent=2, sort_keys=True) + "\n")
+    provenance.log_modules()
     return path

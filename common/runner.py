@@ -564,9 +564,9 @@ def estimate_cost(configs, run_fn=None, paper_key=None):
     """
     unique = _unique_configs(configs)
     version = None if run_fn is None else code_version(run_fn)
-    recorded = _recorded_runs([paper_key] if paper_key is not None else _papers(unique), version)
-    cached_keys = {run.key for run in recorded}
-    missing = {key: config for key, config in unique.items() if key not in cached_keys}
+    # The grid's own files first: a complete grid's estimate depends on them alone (see common.provenance).
+    missing = {key: config for key, config in unique.items() if store.record_of(config, version) is None}
+    recorded = _recorded_runs([paper_key] if paper_key is not None else _papers(unique), version) if missing else []
     estimates = [estimate for estimate in _estimates(missing, recorded).values() if estimate is not None]
     basis = defaultdict(int)
     for _, kind, _ in estimates:

@@ -589,28 +589,108 @@ class RunRecord:
     path: Path
 
 
-def scan_records(paper_key, kernels=None):
+def read_record(path):
+    """The :class:`RunRecord` of one run file (its configuration and metadata, not its arrays).
+
+    Raises
+    ------
+    FileNotFoundError
+        If there is no such file.
+    _Corrupt
+        If its configuration or metadata cannot be read.
+    """
+    path = Path(path)
+    try:
+        with np.load(path, allow_pickle=False) as npz:
+            config, meta = json.loads(str(npz[_CONFIG_ENTRY])), json.loads(str(npz[_META_ENTRY]))
+        cpu_seconds = meta["cpu_seconds"]
+        return RunRecord(key=meta["key"], config=config, code_version=meta["code_version"],
+                         cost_seconds=float(meta["wall_time"] if cpu_seconds is None else cpu_seconds), path=path)
+    except FileNotFoundError:
+        raise
+    except Exception as exc:  # whatever a damaged file raises, as in read_run
+        raise _Corrupt(f"unreadable ({type(exc).__name__}: {exc})") from exc
+
+
+def record_of(config, code_version=None, kernels=None):
+    """The :class:`RunRecord` of the stored run of ``config`` (looked for where :func:`lookup` looks), or None if
+    there is none, it is unreadable or (with ``code_version``) another version computed it. Reads that run's file
+    only."""
+    kernels = process_versions()["kernels"] if kernels is None else kernels
+    for path in dict.fromkeys([run_path(config), run_path(config, kernels)]):
+        try:
+            record = read_record(path)
+        except (FileNotFoundError, _Corrupt):
+            continue
+        if code_version is None or record.code_version == code_version:
+            return record
+    return None
+
+
+def _records_cache_path(folder):
+    name = hashlib.sha256(str(folder).encode()).hexdigest()[:16]
+    return paths.output_root() / "cache" / "run-records" / f"{folder.name}-{name}.json"
+
+
+def _cached_records(folder):
+    """The records of a folder's run files by file name, reusing those of ``output/cache/run-records/`` (not
+    tracked) whose file has not changed size or modification time since, and saving them back."""
+    cache_path = _records_cache_path(folder)
+    try:
+        cached = json.loads(cache_path.read_text())
+    except (OSError, ValueError):
+        cached = {}
+    records, entries = [], {}
+    for entry in sorted(os.scandir(folder) if folder.is_dir() else [], key=lambda entry: entry.name):
+        if not entry.name.endswith(".npz") or not entry.is_file():
+            continue
+        stat = entry.stat()
+        stamp = [stat.st_size, stat.st_mtime_ns]
+        known = cached.get(entry.name)
+        if known is not None and known["stamp"] == stamp:
+            record = RunRecord(path=Path(entry.path), **known["record"])
+        else:
+            try:
+                record = read_record(entry.path)
+            except _Corrupt as exc:
+                _warn_corrupt(f"{entry.path}: {exc}")
+                continue
+        records.append(record)
+        entries[entry.name] = {"stamp": stamp, "record": {"key": record.key, "config": record.config,
+                                                          "code_version": record.code_version,
+                                                          "cost_seconds": record.cost_seconds}}
+    if entries != cached:
+        try:
+            cache_path.parent.mkdir(parents=True, exist_ok=True)
+            with tempfile.NamedTemporaryFile("w", dir=cache_path.parent, suffix=".tmp", delete=False) as file:
+                json.dump(entries, file)
+            os.replace(file.name, cache_path)
+        except OSError:
+            pass  # a read-only output folder only costs the next scan its speed
+    return records
+
+
+def scan_records(paper_key, kernels=None, *, reuse=False):
     """:class:`RunRecord` of every stored run of a paper, sorted by key: its configuration and metadata only.
 
     With ``kernels``, the runs computed apart under those kernels (:func:`results_root_for`) count too.
 
     Much faster than :func:`scan`, which decompresses and checksums every array; so a file whose arrays are
     damaged still counts here, and is found (and recomputed) when it is loaded. A file whose configuration or
-    metadata cannot be read is skipped with a :class:`CorruptResultWarning`.
+    metadata cannot be read is skipped with a :class:`CorruptResultWarning`. With ``reuse``, the records of
+    unchanged files come from a cache in ``output/`` (about 0.75 ms a file otherwise; ``reproduce.py``'s tables).
     """
     folders = dict.fromkeys([paths.results_dir(paper_key)] + (
         [] if kernels is None else [results_root_for(kernels) / paper_key]))
+    if reuse:
+        return sorted((record for folder in folders for record in _cached_records(folder)),
+                      key=lambda record: record.path)
     records = []
     for path in sorted(path for folder in folders for path in folder.glob("*.npz")):
         try:
-            with np.load(path, allow_pickle=False) as npz:
-                config, meta = json.loads(str(npz[_CONFIG_ENTRY])), json.loads(str(npz[_META_ENTRY]))
-            cpu_seconds = meta["cpu_seconds"]
-            records.append(RunRecord(key=meta["key"], config=config, code_version=meta["code_version"],
-                                     cost_seconds=float(meta["wall_time"] if cpu_seconds is None else cpu_seconds),
-                                     path=path))
-        except Exception as exc:  # whatever a damaged file raises, as in read_run
-            _warn_corrupt(f"{path}: unreadable ({type(exc).__name__}: {exc})")
+            records.append(read_record(path))
+        except _Corrupt as exc:
+            _warn_corrupt(f"{path}: {exc}")
     return records
 
 

@@ -335,15 +335,37 @@ def test_regenerating_the_published_configuration_is_byte_for_byte_idempotent(re
     notebook_path = toy_project()
     assert reproduce.main(["toy"], registry=TOY_REGISTRY) == 0
     first = _outputs(notebook_path)
+    assert reproduce.main(["toy", "--force"], registry=TOY_REGISTRY) == 0
+    assert _outputs(notebook_path) == first and {"summary.json", "fig1.png", "toy.ipynb", "inputs.json"} <= set(first)
+
+
+def test_a_notebook_whose_inputs_are_unchanged_is_not_executed_again(reproduce, toy_project, capsys):
+    notebook_path = toy_project()
     assert reproduce.main(["toy"], registry=TOY_REGISTRY) == 0
-    assert _outputs(notebook_path) == first and {"summary.json", "fig1.png", "toy.ipynb"} <= set(first)
+    first = _outputs(notebook_path)
+    capsys.readouterr()
+    assert reproduce.main(["toy"], registry=TOY_REGISTRY) == 0
+    assert "up to date with its inputs: not executed" in capsys.readouterr().out and _outputs(notebook_path) == first
+
+
+def test_a_missing_cached_run_makes_the_notebook_execute_again_naming_it(reproduce, toy_project, capsys):
+    notebook_path = toy_project()
+    reproduce.main(["toy"], registry=TOY_REGISTRY)
+    record = json.loads((paths.figures_dir("toy") / "inputs.json").read_text())
+    runs = [name for name in record["inputs"] if name.endswith(".npz")]
+    assert len(runs) == 4  # the published grid: two methods x two seeds
+    Path(runs[0]).unlink()
+    capsys.readouterr()
+    assert reproduce.main(["toy"], registry=TOY_REGISTRY) == 0
+    output = capsys.readouterr().out
+    assert f"executing (1 of its" in output and Path(runs[0]).name in output and "1 computed" in output
 
 
 def test_backend_flags_do_not_change_what_is_published(reproduce, toy_project):
     notebook_path = toy_project()
     reproduce.main(["toy"], registry=TOY_REGISTRY)
     published = _outputs(notebook_path)
-    assert reproduce.main(["toy", "--jobs", "2"], registry=TOY_REGISTRY) == 0
+    assert reproduce.main(["toy", "--jobs", "2", "--force"], registry=TOY_REGISTRY) == 0
     assert _outputs(notebook_path) == published
     summary = json.loads(published["summary.json"])
     assert summary["parameters"] == notebook.configuration(toy_runs) and summary["scale"] == "smoke"
