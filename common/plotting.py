@@ -6,7 +6,9 @@
 summary. :func:`plot_mean_band` draws a mean curve with a shaded band and
 returns the words that say what the band is, for the caption.
 """
+import os
 import re
+import weakref
 
 import matplotlib
 import matplotlib.collections
@@ -46,6 +48,13 @@ BANDS = {
 QUANTILE_BANDS = {"iqr": ((25, 75), "shaded: the runs' interquartile range (25th to 75th percentile)")}
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 _written = []
+#: At most this many shaded bands in one panel: more overlap into one opaque block that hides the curves.
+MAX_BANDS = 3
+#: Set to a file: :func:`save_figure` appends what breaks a figure rule there instead of refusing the figure (an
+#: audit of every figure at once; never set in a published execution).
+AUDIT_VARIABLE = "BO_FIGURE_AUDIT"
+_value_ranges = weakref.WeakKeyDictionary()
+AREA_GID = "area"
 
 
 def use_style():
@@ -78,40 +87,106 @@ def save_figure(fig, paper_key, name, *, pdf=True):
     -------
     list of pathlib.Path
     """
-    check_bands_on_log_axes(fig)
+    problems = figure_problems(fig)
     written = [_target(paper_key, name, "png")]
     fig.savefig(written[0], metadata={"Software": None})
+    problems += legends_on_curves(fig)
+    if problems and os.environ.get(AUDIT_VARIABLE):
+        with open(os.environ[AUDIT_VARIABLE], "a") as audit:
+            audit.writelines(f"{paper_key}/{name}: {problem}\n" for problem in problems)
+    elif problems:
+        written[0].unlink()
+        raise ValueError(f"figure {paper_key}/{name}: " + "; ".join(problems))
     if pdf:
         written.append(_target(paper_key, name, "pdf"))
         fig.savefig(written[1], metadata={"CreationDate": None, "Creator": None, "Producer": None})
     return [_record(path) for path in written]
 
 
-def check_bands_on_log_axes(fig):
-    """Refuse a shaded band that reaches zero or below on a logarithmic y axis.
+def band_or_line(name, shaded, band="se"):
+    """The band :func:`plot_mean_band` draws for method ``name``: ``band`` if it is one of ``shaded``, the at most
+    :data:`MAX_BANDS` methods whose spread a panel shades, else ``"none"`` (its mean as a line)."""
+    if len(shaded) > MAX_BANDS:
+        raise ValueError(f"shaded names {len(shaded)} methods; a panel shades at most {MAX_BANDS}")
+    return band if name in shaded else "none"
 
-    Matplotlib clips such a band at the bottom of the axes, where it draws a
-    curtain that reads as runs reaching there (mean minus a spread is often
-    negative for regrets). Quantile bands (``band="iqr"`` of
-    :func:`plot_mean_band`) stay above zero.
 
-    Raises
-    ------
-    ValueError
-        Naming the axes (its title) and how to draw the spread instead.
-    """
+def shaded_only(shaded):
+    """The caption's words for a panel that shades the spread of ``shaded`` alone (see :func:`band_or_line`)."""
+    return f"shaded only for {', '.join(shaded)}; the other methods' means as lines"
+
+
+def declare_range(ax, low=None, high=None):
+    """Declare the values a panel's quantity can take (e.g. an accuracy in [0, 1]): :func:`save_figure` refuses a
+    shaded band that leaves them, since it would draw spread where no run can be."""
+    _value_ranges[ax] = (-np.inf if low is None else low, np.inf if high is None else high)
+
+
+def mark_areas(collections):
+    """Mark filled areas that are the quantity itself (a stack plot's shares), not a spread around a curve: the band
+    rules of :func:`figure_problems` leave them alone."""
+    for collection in collections:
+        collection.set_gid(AREA_GID)
+
+
+def _bands(ax):
+    return [band for band in ax.collections
+            if isinstance(band, matplotlib.collections.PolyCollection) and band.get_gid() != AREA_GID]
+
+
+def _panel(ax):
+    return repr(ax.get_title() or ax.get_ylabel() or "untitled")
+
+
+def figure_problems(fig):
+    """What breaks the figure rules before drawing: a shaded band below zero on a log axis or outside the range its
+    panel declared (:func:`declare_range`), more than :data:`MAX_BANDS` bands in a panel. One sentence each, saying
+    how to fix it."""
+    problems = []
     for ax in fig.axes:
-        if ax.get_yscale() != "log":
-            continue
-        for band in ax.collections:
-            if not isinstance(band, matplotlib.collections.PolyCollection):
-                continue
-            lowest = min((path.vertices[:, 1].min() for path in band.get_paths() if len(path.vertices)),
-                         default=np.inf)
-            if lowest <= 0:
-                raise ValueError(f"a shaded band in the axes {ax.get_title()!r} reaches {lowest:.3g} on a log y "
-                                 f"axis, where it would be clipped into a curtain: draw the spread with quantiles "
-                                 f"(plot_mean_band(..., band='iqr')) or use a linear axis")
+        bands = _bands(ax)
+        if len(bands) > MAX_BANDS:
+            problems.append(f"the panel {_panel(ax)} shades {len(bands)} bands; at most {MAX_BANDS} stay readable: "
+                            f"draw the others as lines (plot_mean_band(..., band='none')) and say so in the caption")
+        low, high = _value_ranges.get(ax, (-np.inf, np.inf))
+        if ax.get_yscale() == "log":
+            low = max(low, 0.0)
+        ends = [(path.vertices[:, 1].min(), path.vertices[:, 1].max())
+                for band in bands for path in band.get_paths() if len(path.vertices)]
+        lowest = min((end[0] for end in ends), default=np.inf)
+        highest = max((end[1] for end in ends), default=-np.inf)
+        if ax.get_yscale() == "log" and lowest <= 0:
+            problems.append(f"a shaded band in the panel {_panel(ax)} reaches {lowest:.3g} on a log y axis, where it "
+                            f"would be clipped into a curtain: draw the spread with quantiles "
+                            f"(plot_mean_band(..., band='iqr')) or use a linear axis")
+        elif lowest < low - 1e-12 or highest > high + 1e-12:
+            problems.append(f"a shaded band in the panel {_panel(ax)} spans [{lowest:.3g}, {highest:.3g}], outside "
+                            f"the quantity's range [{low:.3g}, {high:.3g}]: draw the runs' quantiles "
+                            f"(plot_mean_band(..., band='iqr')), which stay inside it")
+    return problems
+
+
+def legends_on_curves(fig):
+    """Legends drawn over a plotted line (any of its points inside the legend's box, as drawn last): one sentence
+    each. A legend goes beside the panels (``fig.legend(..., loc="outside ...")``) or where no line passes."""
+    problems = []
+    legends = [(legend, fig.axes) for legend in fig.legends]
+    legends += [(ax.get_legend(), [ax]) for ax in fig.axes if ax.get_legend() is not None]
+    for legend, axes in legends:
+        box = legend.get_window_extent()
+        for ax in axes:
+            for line in ax.get_lines():
+                if not line.get_visible() or len(line.get_xydata()) == 0:
+                    continue
+                points = line.get_transform().transform(line.get_xydata())
+                inside = ((points[:, 0] > box.x0) & (points[:, 0] < box.x1)
+                          & (points[:, 1] > box.y0) & (points[:, 1] < box.y1))
+                if inside.any():
+                    problems.append(f"the legend {('of ' + _panel(ax)) if len(axes) == 1 else 'of the figure'} "
+                                    f"lies on the line {line.get_label()!r}: place it beside the panels or where "
+                                    f"no line passes")
+                    break
+    return problems
 
 
 def save_table(table, paper_key, name):

@@ -72,10 +72,10 @@ def _watched_roots():
 
 
 def _is_input(path, roots, ignored):
-    # Python source is an input through the modules imported (log_modules); an editable install's metadata
-    # (*.egg-info) is the installer's, not the project's.
+    # Python source is an input through the modules imported (log_modules), and compiled caches (bytecode,
+    # numba's) with it; an editable install's metadata (*.egg-info) is the installer's, not the project's.
     return (path.startswith(roots) and not path.startswith(ignored) and not path.endswith((".py", ".pyc"))
-            and ".egg-info" + os.sep not in path)
+            and os.sep + "__pycache__" + os.sep not in path and ".egg-info" + os.sep not in path)
 
 
 def _append(log_fd, path):
@@ -130,9 +130,10 @@ def log_modules():
     if not log:
         return
     package = str(paths.repo_root() / "common") + os.sep
+    # This module only records; what it records does not depend on its own code.
     files = sorted({module.__file__ for name, module in list(sys.modules.items())
-                    if (name == "common" or name.startswith("common.")) and getattr(module, "__file__", None)
-                    and module.__file__.startswith(package)})
+                    if (name == "common" or name.startswith("common.")) and name != __name__
+                    and getattr(module, "__file__", None) and module.__file__.startswith(package)})
     with open(log, "a") as file:
         file.writelines(f"{path}\n" for path in files)
 
@@ -199,6 +200,11 @@ def make_record(source_notebook, notebook_path, figures_path, parameters, files_
         The files its execution read and the modules it imported (:func:`read_log`).
     """
     inputs = {name: digest(_resolved(name)) for name in files_read}
+    # A run looked for and absent in the cache of this machine's other kernels (output/results-by-kernels/) says
+    # which kernels ran the job, not what the outputs came from; absent from data/ it is an input (a run to come).
+    untracked = str(paths.output_root()) + os.sep
+    inputs = {name: value for name, value in inputs.items()
+              if value is not None or not str(_resolved(name)).startswith(untracked)}
     inputs[JOB_SCRIPT] = digest(paths.repo_root() / JOB_SCRIPT)
     return {
         "about": "Written by reproduce.py: what these outputs were computed from. While every input and output "

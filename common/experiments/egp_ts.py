@@ -72,6 +72,14 @@ HYPERPARAMETER_SETTINGS = {
     "sklearn defaults": dict(lengthscale=1.0, bounds=(1e-5, 1e5), initial_noise=1.0, noise_bounds=(1e-5, 1e5),
                              mle_restarts=0, warm_start=False),
 }
+def shaded_methods(methods):
+    """The methods of a figure whose spread is shaded (at most three a panel stay readable): the paper's ensemble (the
+    first), its single-kernel counterpart with the RBF kernel, and the first bandit over kernels, where present."""
+    rivals = [name for name in methods[1:] if name in ("GP-TS (RBF)", "GP-EI (RBF)")]
+    bandits = [name for name in methods[1:] if name.startswith("BanditBO")]
+    return [methods[0], *rivals[:1], *bandits[:1]]
+
+
 ABLATION_METHODS = ["EGP-TS (A)"] + [f"GP-TS ({k})" for k in SINGLE_KERNELS]
 # The evidence p(D | m) in EGP-TS's batch weights (eq. 7): the paper does not say which (§4: "the marginal likelihood
 # of the acquired data"); our runs use the random-feature model's (spec §2.3, the default of EGPTS), the ablation

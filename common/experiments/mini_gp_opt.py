@@ -622,10 +622,14 @@ def without_startup(table):
 
 #: Line styles of the methods whose curves would hide another's (GP-BUCB's lie on GP-UCB's): dashed, so that both
 #: show.
-LINESTYLES = {"GP-BUCB": (0, (4, 2))}
+#: Dashed or dotted, and drawn on top, where a line may lie on another: GP-BUCB on GP-UCB's early steps, MINI-GP-UCB
+#: on GP-UCB in most BBOB panels, so that both show.
+LINESTYLES = {"GP-BUCB": (0, (4, 2)), "MINI-GP-UCB": (0, (1, 1.5))}
+#: The methods whose quartiles the figures shade (at most three a panel stay readable): the paper's two and BBKB.
+SHADED = ("MINI-GP-UCB", "MINI-GP-EI", "BBKB")
 
 
-def plot_median_quartiles(ax, runs, x, y, label, linestyle=None):
+def plot_median_quartiles(ax, runs, x, y, label, linestyle=None, shaded=True):
     """Draw one method's runs: the median over the runs of ``y`` against the median ``x`` at each checkpoint, the
     quartiles of ``y`` shaded (a band that stays above zero on a log axis), and a marker at the last checkpoint at
     the mean of ``y``, the value the claims compare.
@@ -641,6 +645,8 @@ def plot_median_quartiles(ax, runs, x, y, label, linestyle=None):
         Legend label, the method's name (its line style: :data:`LINESTYLES`).
     linestyle : str or tuple, optional
         The line's style instead of the method's, e.g. dashed for a line that may lie on another.
+    shaded : bool, default=True
+        Shade the quartiles; False draws the median and the diamond only.
 
     Returns
     -------
@@ -650,8 +656,11 @@ def plot_median_quartiles(ax, runs, x, y, label, linestyle=None):
     wide_y = runs.pivot(index="run_key", columns="eval", values=y)
     xs = runs.pivot(index="run_key", columns="eval", values=x).median().to_numpy()
     low, median, high = np.percentile(wide_y.to_numpy(), [25, 50, 75], axis=0)
-    (line,) = ax.plot(xs, median, label=label, linestyle=linestyle or LINESTYLES.get(label, "-"))
-    ax.fill_between(xs, low, high, color=line.get_color(), alpha=0.2, linewidth=0)
+    broken = linestyle is not None or label in LINESTYLES  # drawn on top, the line under it showing through its gaps
+    (line,) = ax.plot(xs, median, label=label, linestyle=linestyle or LINESTYLES.get(label, "-"),
+                      zorder=3 if broken else 2)
+    if shaded:
+        ax.fill_between(xs, low, high, color=line.get_color(), alpha=0.2, linewidth=0)
     ax.plot(xs[-1], wide_y.iloc[:, -1].mean(), "D", color=line.get_color(), markersize=4)
     return (f"median over {len(wide_y)} runs, quartiles shaded; diamond: the mean at the last step, "
             f"which the claims compare")

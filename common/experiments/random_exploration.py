@@ -80,6 +80,9 @@ BENCHMARKS = {"Ackley": lambda: Ackley(10), "Rastrigin": lambda: Rastrigin(10), 
 # The six methods of Figs. 2-4 and Tables 1-4, in the paper's table order.
 METHODS = ("GP-UCB+", "GP-UCB", "EXPLOIT+", "EXPLOIT", "EI", "PI")
 FILL_METHODS = ("GP-UCB", "EXPLOIT", "EXPLORE", "UNIFORM")
+#: The methods whose spread the curve figures shade (at most three a panel stay readable): the paper's two "+" methods
+#: and the GP-UCB they modify; the others are drawn as mean lines.
+SHADED = ("GP-UCB+", "EXPLOIT+", "GP-UCB")
 # The colours of the random-forest figures (matplotlib's default cycle in METHODS order, as in the other figures).
 METHOD_COLORS = dict(zip(METHODS, ("C0", "C1", "C2", "C3", "C4", "C5")))
 # method -> (acquisition of the one-point step, with a random exploration step)
@@ -621,7 +624,8 @@ def paired_difference(runs, column, reference):
 def plot_cumulative_difference(ax, forest, reference="GP-UCB"):
     """Draw Fig. 3 / Fig. 6 (i): each method's cumulative test MSE minus the reference's, seed by seed.
 
-    Mean over the seeds ± one standard error of the paired difference; the reference is the zero line. Above
+    Mean over the seeds ± one standard error of the paired difference, shaded for the "+" methods only (the others as
+    lines: see :data:`SHADED`); the reference is the zero line. Above
     zero, a method has accumulated more test error than the reference after n evaluations.
 
     Returns
@@ -636,10 +640,11 @@ def plot_cumulative_difference(ax, forest, reference="GP-UCB"):
     for name in METHODS:
         if name in differences and name != reference:
             wide = differences[name]
-            caption = plotting.plot_mean_band(ax, wide.columns.to_numpy() + 1, wide.to_numpy(), name, band="se",
-                                              color=METHOD_COLORS[name])
+            band = plotting.plot_mean_band(ax, wide.columns.to_numpy() + 1, wide.to_numpy(), name,
+                                           band=plotting.band_or_line(name, SHADED), color=METHOD_COLORS[name])
+            caption = band if name in SHADED else caption
     ax.set(xlabel="number of evaluations", ylabel=f"cumulative test MSE minus {reference}'s")
-    return caption
+    return f"{caption}, {plotting.shaded_only([name for name in SHADED if name != reference])}"
 
 
 def plot_instantaneous(ax, forest):
@@ -647,7 +652,7 @@ def plot_instantaneous(ax, forest):
 
     Each method's line follows its initial design and acquisition steps (the "+" methods' every other
     evaluation, with markers); the uniform draws, the same points for GP-UCB+ and EXPLOIT+, are one grey line.
-    Mean over the runs ± one standard error.
+    Mean over the runs ± one standard error, shaded for the "+" methods and the uniform draws only.
 
     Returns
     -------
@@ -663,17 +668,18 @@ def plot_instantaneous(ax, forest):
             continue
         wide = runs.pivot(index="run_key", columns="eval", values="test_mse")
         plus = name.endswith("+")
-        caption = plotting.plot_mean_band(ax, wide.columns.to_numpy() + 1, wide.to_numpy(),
-                                          f"{name} (acquisition steps)" if plus else name, band="se",
-                                          color=METHOD_COLORS[name], marker="o" if plus else None, markersize=3,
-                                          linewidth=2.0 if plus else 1.2)
+        band = plotting.plot_mean_band(ax, wide.columns.to_numpy() + 1, wide.to_numpy(),
+                                       f"{name} (acquisition steps)" if plus else name,
+                                       band=plotting.band_or_line(name, SHADED[:2]), color=METHOD_COLORS[name],
+                                       marker="o" if plus else None, markersize=3, linewidth=2.0 if plus else 1.2)
+        caption = band if plus else caption
     draws = forest[(forest["method"] == METHODS[0]) & (forest["step"] == "uniform")]
     if not draws.empty:
         wide = draws.pivot(index="run_key", columns="eval", values="test_mse")
         plotting.plot_mean_band(ax, wide.columns.to_numpy() + 1, wide.to_numpy(),
                                 "uniform draws (GP-UCB+ = EXPLOIT+)", band="se", color="0.55", linestyle=":")
     ax.set(xlabel="number of evaluations", ylabel="test MSE of the evaluation")
-    return caption
+    return f"{caption}, {plotting.shaded_only([*SHADED[:2], 'the uniform draws'])}"
 
 
 def mean_and_sd(finals, column):
