@@ -338,6 +338,55 @@ def test_search_finds_a_notebook(server, browser):
     assert any("/notebooks/bo_pp.html" in url for url in found), found
 
 
+#: What a reader of a paper page meets, measured in the page as drawn (after companion.js ran).
+_READABLE = """
+const column = document.querySelector("article.bd-article") || document.body;
+const lines = pre => pre.textContent.replace(/\\n$/, "").split("\\n").length;
+const verdicts = document.querySelector("div.cell.verdict-table table");
+return {
+  markers: document.body.innerText.includes("NBVAL_"),
+  column: column.getBoundingClientRect().width,
+  tables: Array.from(document.querySelectorAll("div.cell_output table")).map(table => {
+    const box = table.getBoundingClientRect(); return [box.width, box.height]; }),
+  unfolded: Array.from(document.querySelectorAll("div.cell div.cell_input pre")).filter(
+    pre => lines(pre) > 15 && !pre.closest("details.folded-code")).length,
+  openFolds: document.querySelectorAll("details.folded-code[open]").length,
+  verdictColumns: verdicts ? Array.from(verdicts.querySelectorAll("thead th")).filter(
+    header => header.offsetParent !== null).map(header => header.textContent.trim()) : null,
+  scorecardLink: Array.from(document.querySelectorAll("p.verdict-table-link a")).map(a => a.href),
+  unlinkedFigures: Array.from(document.querySelectorAll("div.cell_output img")).filter(
+    image => !image.closest("a[href]")).length,
+};
+"""
+
+
+def test_paper_pages_are_readable(server, browser):
+    """No test marker shown, no output table wider than the text column or taller than 3,000 px, every code cell
+    longer than 15 lines folded, the verdict table as four columns with a link to the paper's scorecard, and every
+    figure a link to its full size."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from common.experiments import NOTEBOOKS, load_experiment
+
+    for key in NOTEBOOKS:
+        page = f"notebooks/{Path(load_experiment(key).NOTEBOOK).stem}.html"
+        browser.get(f"{server}/{page}")
+        WebDriverWait(browser, 30).until(lambda driver: driver.execute_script(
+            "return document.readyState === 'complete'"))
+        found = browser.execute_script(_READABLE)
+        assert not found["markers"], f"{page} shows a test marker (NBVAL_...)"
+        too_wide = [width for width, _ in found["tables"] if width > found["column"] + 1]
+        too_tall = [height for _, height in found["tables"] if height > 3000]
+        assert not too_wide and not too_tall, f"{page}: tables {too_wide} px wide in a {found['column']:.0f} px " \
+                                              f"column, or {too_tall} px tall"
+        assert found["unfolded"] == 0 and found["openFolds"] == 0, f"{page}: long code cells not folded"
+        assert found["unlinkedFigures"] == 0, f"{page}: figures that do not open at full size"
+        if key != "bo_basics":
+            assert found["verdictColumns"] == ["id", "figure", "verdict", "effect"], \
+                f"{page}: the verdict table shows {found['verdictColumns']}"
+            assert found["scorecardLink"] and found["scorecardLink"][0].endswith(f"scorecard.html?paper={key}")
+
+
 def test_screenshots_of_the_landing_page_and_a_paper_page(server, browser):
     from PIL import Image, ImageStat
 

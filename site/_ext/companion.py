@@ -9,7 +9,12 @@ functions) that the cell uses. This extension
   each linked to its section on the code pages (``code/common/...html#<name>``);
 * puts a banner under the notebook's title: the committed notebook it renders, its code, its verdicts, and how
   to run it in Jupyter Lab;
-* on every page, turns an inline ``common/....py`` (or ``reproduce.py``) into a link to that file's code page.
+* on every page, turns an inline ``common/....py`` (or ``reproduce.py``) into a link to that file's code page;
+* leaves out of a code cell's shown source its first line where that is a marker for the tests
+  (``# NBVAL_CHECK_OUTPUT``: nbval compares the cell's output), which says nothing to a reader;
+* marks the cell that prints the verdict table (``verdict-table``), which ``companion.js`` shows as its id, figure,
+  verdict and effect columns, and puts under it a link to the paper's claims on the scorecard, where each has its
+  reason.
 """
 import json
 import re
@@ -47,6 +52,15 @@ def add_links(app, doctree, docname):
             continue
         index = cell.get("cell_index")
         cell["ids"].append(f"cell-{index}")
+        source = _drop_test_marker(cell)
+        if source.strip() == VERDICT_TABLE_SOURCE and page["has_verdicts"]:
+            cell["classes"].append("verdict-table")
+            note = nodes.paragraph(classes=["verdict-table-link"])
+            note += nodes.Text("Shown here: each claim's id, figure, verdict and effect. Its statement, the paper's "
+                               "numbers and ours, and the reason for its verdict: ")
+            note += _link(uri("scorecard", query=f"paper={page['key']}"), "this paper's claims on the scorecard")
+            note += nodes.Text(" (or the notebook itself).")
+            cell.parent.insert(cell.parent.index(cell) + 1, note)
         links = page["figure_links"].get(str(index))
         if links is None or next(iter(cell.findall(nodes.image)), None) is None:
             continue
@@ -97,6 +111,27 @@ def add_links(app, doctree, docname):
     banner += run
     title_index = next((i for i, child in enumerate(section.children) if isinstance(child, nodes.title)), -1)
     section.insert(title_index + 1, banner)
+
+
+#: The first line of a cell that nbval checks (its output is compared), a marker for the tests, not for readers.
+TEST_MARKER = re.compile(r"^# NBVAL_\w+[^\n]*\n")
+#: The source of the cell that prints a paper's verdict table.
+VERDICT_TABLE_SOURCE = "claims.show_table(verdict_table)"
+
+
+def _drop_test_marker(cell):
+    """Remove a leading test marker from the source shown in ``cell``; return the source as shown."""
+    block = next((node for node in cell.findall(nodes.literal_block)
+                  if node.parent.get("nb_element") == "cell_code_source"), None)
+    if block is None:
+        return ""
+    text = block.astext()
+    shown = TEST_MARKER.sub("", text, count=1)
+    if shown != text:
+        block.clear()
+        block += nodes.Text(shown)
+        block.rawsource = shown
+    return shown
 
 
 CODE_PATH = re.compile(r"^(?:common/[\w/]+|reproduce)\.py$")

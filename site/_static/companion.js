@@ -1,4 +1,5 @@
-// Every figure of a notebook page opens at full size when clicked (a plain link to the image file).
+// Every figure of a notebook page opens at full size when clicked (a plain link to the image file); code cells longer
+// than FOLD_LINES are folded; the verdict table shows its id, figure, verdict and effect columns.
 // Opened from disk (file://), search lists its pages without the snippets, which it would have to fetch.
 (function () {
   "use strict";
@@ -9,7 +10,34 @@
   function ready(fn) {
     if (document.readyState !== "loading") { fn(); } else { document.addEventListener("DOMContentLoaded", fn); }
   }
+  // A code cell longer than this many lines is folded under a summary that says how long it is.
+  var FOLD_LINES = 15;
+  // The columns of the verdict table a paper page shows; the scorecard shows them all.
+  var VERDICT_COLUMNS = ["id", "figure", "verdict", "effect"];
   ready(function () {
+    document.querySelectorAll("div.cell.verdict-table table").forEach(function (table) {
+      var hidden = Array.from(table.querySelectorAll("thead th")).map(function (header) {
+        return VERDICT_COLUMNS.indexOf(header.textContent.trim()) < 0;
+      });
+      table.querySelectorAll("tr").forEach(function (row) {
+        Array.from(row.children).forEach(function (cell, index) {
+          if (hidden[index]) { cell.style.display = "none"; }
+        });
+      });
+    });
+    document.querySelectorAll("div.cell > div.cell_input").forEach(function (input) {
+      var code = input.querySelector("pre");
+      if (!code) { return; }
+      var lines = code.textContent.replace(/\n$/, "").split("\n").length;
+      if (lines <= FOLD_LINES) { return; }
+      var details = document.createElement("details");
+      details.className = "folded-code";
+      var summary = document.createElement("summary");
+      summary.textContent = "Show the code (" + lines + " lines)";
+      details.appendChild(summary);
+      input.parentNode.insertBefore(details, input);
+      details.appendChild(input);
+    });
     document.querySelectorAll("div.cell_output img").forEach(function (img) {
       if (img.closest("a")) { return; }
       var link = document.createElement("a");
