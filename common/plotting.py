@@ -5,6 +5,13 @@
 ``<name>.csv`` (``table1``). Both record what they wrote, for the notebook
 summary. :func:`plot_mean_band` draws a mean curve with a shaded band and
 returns the words that say what the band is, for the caption.
+
+:func:`save_figure` refuses a figure that breaks the companion's rules
+(:func:`figure_problems`, :func:`legends_on_curves`): more than
+:data:`MAX_BANDS` shaded bands in a panel (:func:`band_or_line` picks which
+methods keep theirs, :func:`shaded_only` says so in the caption), a band below
+zero on a log axis or outside the range a panel declared
+(:func:`declare_range`), a legend drawn over a line.
 """
 import os
 import re

@@ -22,7 +22,7 @@ import sysconfig
 from importlib import metadata
 from pathlib import Path
 
-from common import paths
+import common.paths as paths  # not "from common import": common itself imports this module
 
 #: Set by ``reproduce.py`` to a file: each process that imports :mod:`common` appends the files it reads to it.
 READ_LOG_VARIABLE = "BO_READ_LOG"

@@ -126,7 +126,8 @@ def test_every_published_notebook_is_up_to_date_with_its_inputs(reproduce, key, 
     assert reproduce.reasons_to_execute(reproduce.published_plan(key)) == []
 
 
-def test_every_record_names_only_files_a_clean_clone_has():
+def test_every_record_names_only_files_a_clean_clone_has(monkeypatch):
+    monkeypatch.delenv(paths.FIGURES_ROOT_VARIABLE, raising=False)
     tracked = set(subprocess.run(["git", "ls-files"], cwd=paths.repo_root(), capture_output=True, text=True,
                                  check=True).stdout.splitlines())
     folders = {name.rsplit("/", 1)[0] + "/" for name in tracked}

@@ -84,9 +84,11 @@ def add_label(dim, group_dim):
     return f"Add-{group_dim}/{-(-dim // group_dim)}"
 
 
-# The practical algorithm's settings the paper does not state (issue 28): those of the authors' figure scripts
-# (demo/demoCustomise.m: zero prior mean in the GP and its likelihood, sigma in [0.03, 30] std(y_init), DIRECT run
-# to its budget as their diRect.m) and the project's earlier choice (mean(y), their library's default when a script
+# The practical algorithm's settings the paper does not state (issue 28): those of the authors' code (zero prior
+# mean in the GP and its likelihood, from their figure script demo/demoCustomise.m; sigma in [0.03, 30] std(y_init)
+# and noise 0.01 std(y_init), their library's defaults in BOLibkky/boProcessParams.m, where the figure script uses
+# the std of f over 1,000 extra uniform points instead; DIRECT run to its budget as their diRect.m) and the
+# project's earlier choice (mean(y), their library's default when a script
 # sets none; sigma in [0.03, 30] var(y_init); DIRECT also stopped by a volume tolerance of 1e-16 and a side
 # tolerance of 1e-6). A run's configuration names its settings, except the "earlier" runs computed before the
 # choice existed: no "settings" key means "earlier".
