@@ -198,16 +198,16 @@ def load_runs(paper_key, kind="plug-in"):
 
 
 def fresh_seeds_of_runs(paper_key, kind="plug-in"):
-    """Run key -> how many fresh seeds it runs under the committed plan of that kind: each planned claim's runs at
-    its planned seeds, a run two claims share at the larger count."""
-    runs = load_runs(paper_key, kind)
+    """Run key -> how many fresh seeds it runs under the plans in force for that kind (:func:`plan_in_force`): each
+    planned claim's runs at its planned seeds, a run two claims share at the larger count."""
     seeds_of = {}
-    for row in load_plan(paper_key, kind).itertuples(index=False):
+    for row in plan_in_force(paper_key, kind).itertuples(index=False):
         if not int(row.planned_seeds):
             continue
+        runs = load_runs(paper_key, row.plan)
         if row.id not in runs:
-            raise ValueError(f"the plan {plan_path(paper_key, kind)} gives {row.id!r} fresh seeds but "
-                             f"{runs_path(paper_key, kind)} lists no runs for it: write both with save_plan")
+            raise ValueError(f"the plan {plan_path(paper_key, row.plan)} gives {row.id!r} fresh seeds but "
+                             f"{runs_path(paper_key, row.plan)} lists no runs for it: write both with save_plan")
         for key in runs[row.id]:
             seeds_of[key] = max(seeds_of.get(key, 0), int(row.planned_seeds))
     return seeds_of
@@ -219,6 +219,26 @@ def load_plan(paper_key, kind="plug-in"):
     if not path.exists():
         return pd.DataFrame(columns=list(PLAN_COLUMNS))
     return pd.read_csv(path, keep_default_na=False)
+
+
+def plan_in_force(paper_key, kind="plug-in"):
+    """The committed plan a configuration of that kind judges its fresh seeds by, one row per claim, with a
+    ``plan`` column naming the plan each row comes from.
+
+    A powered configuration follows the powered plan, and keeps the plug-in plan's confirmation of a claim that the
+    powered plan gives no fresh seeds (left out by its budget, or not inconclusive when it was drawn): those fresh
+    seeds were planned and committed before they ran, and a later plan that does not cover the claim does not undo
+    them. The rule looks only at which plan gives a claim seeds, never at what the seeds show (declared 2026-11-28,
+    after egp_ts's powered regeneration had dropped seven completed plug-in confirmations from its table).
+    """
+    own = load_plan(paper_key, kind).assign(plan=kind)
+    if kind == "plug-in":
+        return own
+    earlier = load_plan(paper_key, "plug-in").assign(plan="plug-in")
+    covered = set(own.loc[own["planned_seeds"].astype(int) > 0, "id"])
+    kept = earlier[(earlier["planned_seeds"].astype(int) > 0) & ~earlier["id"].isin(covered)]
+    own = own[~own["id"].isin(kept["id"])]
+    return pd.concat([own, kept], ignore_index=True)
 
 
 def fresh_seeds(count):
@@ -244,7 +264,8 @@ def beside(verdicts, fresh_verdicts, plan):
         The same claims judged on the fresh seeds alone (None: no fresh runs loaded); where its ``attrs["effects"]``
         holds the judged cells, the column gives the most seeds a claim's cells were judged on.
     plan : pandas.DataFrame
-        :func:`load_plan`'s plan.
+        :func:`plan_in_force`'s plan (or :func:`load_plan`'s); a row that a powered configuration keeps from the
+        plug-in plan says so.
 
     Returns
     -------
@@ -283,6 +304,8 @@ def beside(verdicts, fresh_verdicts, plan):
                 text = f"{seeds} fresh seeds (of {row.planned_seeds} planned, the rest not yet run): {outcome}"
         else:
             text = f"planned: {row.planned_seeds} fresh seeds, not yet run"
+        if getattr(row, "plan", "plug-in") == "plug-in" and "powered" in set(getattr(plan, "plan", ())):
+            text = f"by the plug-in plan (the powered plan gives it no fresh seeds): {text}"
         found.loc[at, "confirmatory"] = f"paper scale {row.paper_seeds} seeds; {text}"
         if row.planned_seeds and ran and seeds >= row.planned_seeds:
             _headline(found, at, fresh.loc[row.id], seeds, row.paper_seeds)

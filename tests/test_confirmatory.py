@@ -178,3 +178,22 @@ def test_a_powered_plan_prices_its_claims_and_leaves_out_what_the_budget_cannot_
     poor = confirmatory.make_powered_plan([spec], pilot, {}, {"toy": 10}, lambda claim_id, n: 3600.0 * n,
                                           cpu_hours=1.0, n_simulations=30)
     assert poor.iloc[0].planned_seeds == 0 and poor.iloc[0].note.startswith("left out")
+
+
+def test_a_powered_configuration_keeps_the_plug_in_confirmation_of_a_claim_the_powered_plan_gives_no_seeds(
+        monkeypatch):
+    plans = {"plug-in": pd.DataFrame({"id": ["A", "B", "C"], "paper_seeds": [10] * 3, "seeds_to_decide": [30] * 3,
+                                      "planned_seeds": [30, 40, 0], "note": ["", "", "left out"]}),
+             "powered": pd.DataFrame({"id": ["A", "B", "C"], "paper_seeds": [10] * 3,
+                                      "seeds_to_decide": [200, 500, 100], "planned_seeds": [200, 0, 100],
+                                      "note": ["", "left out: beyond the budget", ""]})}
+    monkeypatch.setattr(confirmatory, "load_plan", lambda paper_key, kind="plug-in": plans[kind].copy())
+    in_force = confirmatory.plan_in_force("bo_pp", "powered").set_index("id")
+    assert in_force["planned_seeds"].to_dict() == {"A": 200, "B": 40, "C": 100}
+    assert in_force["plan"].to_dict() == {"A": "powered", "B": "plug-in", "C": "powered"}
+    assert set(confirmatory.plan_in_force("bo_pp", "plug-in")["plan"]) == {"plug-in"}
+    fresh = pd.DataFrame({"id": ["A", "B", "C"], "verdict": ["reproduced"] * 3, "reason": ["fresh reason."] * 3})
+    shown = confirmatory.beside(verdicts(), fresh, in_force.reset_index()).set_index("id")["confirmatory"]
+    assert shown["B"] == ("paper scale 10 seeds; by the plug-in plan (the powered plan gives it no fresh seeds): "
+                          "40 fresh seeds: reproduced")
+    assert shown["A"] == "paper scale 10 seeds; 200 fresh seeds: reproduced"

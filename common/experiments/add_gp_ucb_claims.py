@@ -407,7 +407,7 @@ def judge(table, params):
     verdicts = claims.judge(claim_specs(), paper, params, ran=what_ran(params))
     fresh_verdicts = claims.judge(claim_specs(), fresh, params, ran=what_ran(params)) if len(fresh) else None
     return confirmatory.beside(verdicts, fresh_verdicts,
-                               confirmatory.load_plan(experiment.PAPER, confirmatory.plan_of(params)))
+                               confirmatory.plan_in_force(experiment.PAPER, confirmatory.plan_of(params)))
 
 
 def settings_verdicts(earlier, params, verdicts):

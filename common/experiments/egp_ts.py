@@ -129,9 +129,9 @@ SCALES = {
               "evidence_ablation_seeds": 2},
     "paper": _PAPER,
 }
-# The paper-scale grid with the fresh seeds of the committed confirmatory plan (judged apart, in the verdict table's
-# `confirmatory` column).
-PUBLISHED = {"scale": "paper", "confirmatory": True}
+# The paper-scale grid with the fresh seeds of the committed powered confirmatory plan (judged apart, in the verdict
+# table's `confirmatory` column).
+PUBLISHED = {"scale": "paper", "confirmatory": "powered"}
 ALLOWED = {
     "synthetic_problems": list(SYNTHETIC), "synthetic_methods": METHODS, "synthetic_seeds": range(0, 101),
     "synthetic_T": range(1, 1001), "robot_problems": list(ROBOT), "robot_methods": METHODS,

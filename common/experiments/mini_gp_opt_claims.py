@@ -487,7 +487,7 @@ def judge(table, params, fresh=None):
     ``table``), the planned claims judged again on the fresh seeds alone, epsilon-greedy tuned on those seeds."""
     paper, fresh_in_table = confirmatory.split(table)
     fresh = fresh_in_table if fresh is None else fresh
-    plan = confirmatory.load_plan(experiment.PAPER, confirmatory.plan_of(params))
+    plan = confirmatory.plan_in_force(experiment.PAPER, confirmatory.plan_of(params))
     verdicts = claims.judge(claim_specs(), paper, params, ran=what_ran(params))
     planned = set(plan.loc[plan["planned_seeds"].astype(int) > 0, "id"])
     fresh_verdicts = None

@@ -523,7 +523,7 @@ def judge(table, params):
     fresh_verdicts = (claims.judge(claim_specs(numbers), fresh, params, ran=what_ran(params)) if len(fresh)
                       else None)
     return confirmatory.beside(verdicts, fresh_verdicts,
-                               confirmatory.load_plan(experiment.PAPER, confirmatory.plan_of(params)))
+                               confirmatory.plan_in_force(experiment.PAPER, confirmatory.plan_of(params)))
 
 
 # --------------------------------------------------------------------------- confirmatory runs
