@@ -96,6 +96,7 @@ up, e.g. ``paper_number(numbers, "table1", problem="Dropwave", method="UCB")``.
 """
 import dataclasses
 import math
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
@@ -868,6 +869,10 @@ class Ran:
             raise ValueError(f"Ran.scale must be one of {list(SCALES)}; got {self.scale!r}")
 
 
+#: Words by which a claim's sentence quantifies over its cells (issue 40, item 2).
+QUANTIFIER = re.compile(r"\b(all|always|every|most|out of)\b", re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class ClaimSpec:
     """One claim of the paper declared as code, before the runs it is judged on.
@@ -956,6 +961,12 @@ class ClaimSpec:
                                  f"allowed: {[*THRESHOLD_FIELDS, *self.limits]}")
 
     @property
+    def quantified(self):
+        """Whether the paper's sentence quantifies over its cells ("all", "always", "every", "most", "three out of four"),
+        so that contradicted cells beyond what it allows refute it as stated even where others are supported."""
+        return QUANTIFIER.search(self.quote) is not None
+
+    @property
     def statement(self):
         """The quoted sentence and where it is, for the verdict table."""
         return f"\u201c{self.quote}\u201d ({self.where})"
@@ -1030,7 +1041,7 @@ class ClaimSpec:
             estimation["seeds_to_decide"] = ""
         reason = f"score {evidence.score:.3g}: {evidence.reason}"
         if verdict == "not reproduced" and self.verdict_of(evidence.score, evidence.reachable,
-                                                           "2026-11-25") == "inconclusive":
+                                                           "2026-11-25") in ("inconclusive", "partly reproduced"):
             reason = (f"{AS_STATED}: at most {evidence.reachable:.3g} of its cells can still be supported, below "
                       f"the {self.reproduced_at:.3g} its words need; {reason}")
         return Check(verdict, reason, method, ours=evidence.ours, paper=evidence.paper, **estimation)
@@ -1043,11 +1054,15 @@ class ClaimSpec:
         With it (a claim judged by estimation), "not reproduced" needs the runs
         to contradict the claim as stated: ``reachable``, the score if every
         undecided cell went the paper's way, is below ``reproduced_at``, what the
-        claim's words need (its "all", "most", "every"), and the score has not
-        reached "partly reproduced"; a score that undecided cells could still lift
-        to ``reproduced_at`` is "inconclusive". Under ``rules="2026-11-25"`` (the
-        rules before issue 40) a claim stayed "inconclusive" while undecided cells
-        could lift it to its lowest threshold.
+        claim's words need (its "all", "most", "every"); a score that undecided
+        cells could still lift to ``reproduced_at`` is "inconclusive". "Partly
+        reproduced" (the score reached ``partly_at``) needs a quantified claim
+        (:attr:`quantified`) still reachable as stated: a claim of "all" with a
+        contradicted cell is "not reproduced as stated", whatever share of its cells
+        is supported (issue 40, item 2; declared 2026-11-28). Under ``rules="2026-11-25"`` (the rules
+        before issue 40) a claim stayed "inconclusive" while undecided cells could
+        lift it to its lowest threshold, and "partly reproduced" once its score
+        reached ``partly_at``.
         """
         # Scores are ratios of small counts, thresholds too; the slack keeps k/n >= k/n exact.
         slack = 1e-12
@@ -1055,7 +1070,9 @@ class ClaimSpec:
             return "verified" if score >= self.reproduced_at - slack else "not verified"
         if score >= self.reproduced_at - slack:
             return "reproduced"
-        if self.partly_at is not None and score >= self.partly_at - slack:
+        refuted_as_stated = self.quantified and reachable is not None and reachable < self.reproduced_at - slack
+        if self.partly_at is not None and score >= self.partly_at - slack and (
+                rules == "2026-11-25" or not refuted_as_stated):
             return "partly reproduced"
         lowest = self.partly_at if self.partly_at is not None else self.reproduced_at
         needed = lowest if rules == "2026-11-25" else self.reproduced_at
@@ -1183,8 +1200,10 @@ AS_STATED = "not reproduced as stated"
 RULES_OF_ISSUE_40 = ("judging rules of 2026-11-27/28 (issue 40): a claim that can no longer reach 'reproduced' is "
                      "not inconclusive, a 'better' cell whose mean is carried by a minority of seeds (more losses than "
                      "wins, or a median seed against it) is not supported, "
-                     "a cell where 90 % of the seeds tie is not comparable, and a 'better' cell is contradicted only "
-                     "when it excludes the paper's own effect where that is below the margin")
+                     "a cell where 90 % of the seeds tie is not comparable, a 'better' cell is contradicted only "
+                     "when it excludes the paper's own effect where that is below the margin, and (2026-11-28) a "
+                     "claim whose words say all, always, every, most or k out of n and whose contradicted cells exceed "
+                     "what they allow is not 'partly reproduced', whatever share of its cells is supported")
 
 
 def _rules_disclosure(spec, made, table, params, what_ran):

@@ -90,19 +90,21 @@ def test_most_cases_is_reproduced_at_the_papers_own_share(specs):
 
 @pytest.mark.parametrize("effect, expected", [
     (better_where(lambda problem, acquisition, tau0: True), "reproduced"),
-    (better_where(lambda problem, acquisition, tau0: problem == "Dropwave"), "partly reproduced"),
+    # "most": 3 cells better and 9 level can no longer reach the paper's 7 of 12, so it is refuted as stated
+    (better_where(lambda problem, acquisition, tau0: problem == "Dropwave"), "not reproduced"),
     (better_where(lambda problem, acquisition, tau0: False), "not reproduced"),
 ])
 def test_pi_pp_better_in_most_synthetic_cells(specs, effect, expected):
     assert verdict(specs["C6-syn"], runs("synthetic", effect)) == expected
 
 
-def test_pi_pp_better_in_half_the_cells_and_worse_in_the_rest_is_partly_reproduced(specs):
-    # By estimation a cell is supported or contradicted on its own; worse cells no longer cancel better ones.
+def test_pi_pp_better_in_half_the_cells_and_worse_in_the_rest_is_not_reproduced_as_stated(specs):
+    # By estimation a cell is supported or contradicted on its own; worse cells no longer cancel better ones, and
+    # half of the cells worse leave "most" (the paper's own 7 of 12) out of reach, whatever the other half shows.
     def effect(problem, acquisition, tau0):
         return 0.1 if problem in ("Dropwave", "Griewank") else -0.1
 
-    assert verdict(specs["C6-syn"], runs("synthetic", effect)) == "partly reproduced"
+    assert verdict(specs["C6-syn"], runs("synthetic", effect)) == "not reproduced"
 
 
 def test_pi_pp_worse_in_enough_cells_to_miss_partly_is_not_reproduced(specs):
@@ -119,7 +121,7 @@ def test_acquisitions_are_judged_apart(specs):
 
 @pytest.mark.parametrize("problems, expected", [
     (("Dropwave", "Griewank", "Hart6", "Rastrigin"), "reproduced"),
-    (("Dropwave", "Griewank"), "partly reproduced"),
+    (("Dropwave", "Griewank"), "not reproduced"),   # "always": level on two problems refutes it as stated
     (("Dropwave",), "not reproduced"),
 ])
 def test_ucb_pp0001_always_better(specs, problems, expected):

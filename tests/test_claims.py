@@ -423,12 +423,27 @@ def _noisy_cell(seeds=4):
 
 @pytest.mark.parametrize("factors, verdict", [
     ((0.5, 0.5), "reproduced"),
-    ((0.5, 2.0), "partly reproduced"),
+    ((0.5, 2.0), "not reproduced"),   # "in most cases", one of two cells contradicted: not reproduced as stated
     ((2.0, 2.0), "not reproduced"),
     ((1.0, 1.0), "not comparable"),   # every seed ties: the runs cannot separate the methods
 ])
 def test_estimated_claim_verdicts(factors, verdict):
     assert estimated(_cells(factors)).evaluate(None, {}).verdict == verdict
+
+
+def test_a_claim_of_every_cell_with_one_contradicted_is_not_reproduced_as_stated_whatever_its_supported_share():
+    every = estimated(_cells((0.5, 0.5, 2.0)), quote="A beats B in all cases")
+    check = every.evaluate(None, {})
+    assert check.verdict == "not reproduced" and check.reason.startswith(claims.AS_STATED)
+    assert "2 of 3 cells supported, 1 contradicted" in check.reason
+    assert every.evaluate(None, {}, rules="2026-11-25").verdict == "partly reproduced"
+    some = estimated(_cells((0.5, 0.5, 2.0)), quote="A beats B")
+    assert some.evaluate(None, {}).verdict == "partly reproduced"  # no quantifier for the contradicted cell to refute
+
+
+def test_a_claim_of_all_cells_with_supported_and_undecided_cells_and_none_contradicted_is_partly_reproduced():
+    check = estimated([*_cells((0.5,)), _noisy_cell()], quote="A beats B in all cases").evaluate(None, {})
+    assert check.verdict == "partly reproduced"
 
 
 def test_undecided_cells_make_a_claim_inconclusive_with_the_seeds_to_decide():
