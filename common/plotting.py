@@ -3,7 +3,8 @@
 :func:`save_figure` writes ``figures/<key>/<name>.png`` (and ``.pdf``) where
 ``name`` follows the paper (``fig3``, ``fig2b``); :func:`save_table` writes
 ``<name>.csv`` (``table1``). Both record what they wrote, for the notebook
-summary. :func:`plot_mean_band` draws a mean curve with a shaded band and
+summary. :func:`show_figure` shows a figure in the notebook with its caption
+under it. :func:`plot_mean_band` draws a mean curve with a shaded band and
 returns the words that say what the band is, for the caption.
 
 :func:`save_figure` refuses a figure that breaks the companion's rules
@@ -13,6 +14,7 @@ methods keep theirs, :func:`shaded_only` says so in the caption), a band below
 zero on a log axis or outside the range a panel declared
 (:func:`declare_range`), a legend drawn over a line.
 """
+import html
 import os
 import re
 import weakref
@@ -108,6 +110,25 @@ def save_figure(fig, paper_key, name, *, pdf=True):
         written.append(_target(paper_key, name, "pdf"))
         fig.savefig(written[1], metadata={"CreationDate": None, "Creator": None, "Producer": None})
     return [_record(path) for path in written]
+
+
+def show_figure(fig, caption):
+    """Show ``fig`` in the notebook with ``caption`` under it, then close it.
+
+    The caption says first what the figure shows, in one sentence (the companion site makes that sentence the
+    image's alt text, and the whole caption its ``<figcaption>``), then how to read it. Outside a notebook the
+    caption is printed.
+    """
+    import matplotlib.pyplot as plt
+    from IPython import get_ipython
+    from IPython.display import HTML, display
+
+    if get_ipython() is None:
+        print(caption)
+    else:
+        display(fig)
+        display(HTML(f'<p class="figure-caption">{html.escape(caption)}</p>'))
+    plt.close(fig)
 
 
 def band_or_line(name, shaded, band="se"):

@@ -178,6 +178,14 @@ def save_effects(effects, verdicts, paper_key, *, title=""):
     return figures
 
 
+def show_effects(figures):
+    """Show the parts of a paper's forest plot (:func:`save_effects`) in the notebook, each with its caption."""
+    for number, fig in enumerate(figures, start=1):
+        part = f" (part {number} of {len(figures)})" if len(figures) > 1 else ""
+        plotting.show_figure(fig, f"The effect of every cell of this paper's claims{part}, in units of its claim's "
+                                  f"margin, against no difference. " + margin_units_note())
+
+
 #: Colour of each claim verdict in :func:`plot_claims` (the judgement colours, paler for "partly").
 VERDICT_COLOURS = {"reproduced": "#1b9e77", "partly reproduced": "#66c2a5", "inconclusive": "#7f7f7f",
                    "not reproduced": "#d95f02", "not comparable": "#7570b3", "not run at this scale": "#bdbdbd"}

@@ -723,6 +723,29 @@ def _check_notebook(path, raw):
                          f"is kept.") from None
 
 
+#: Theme files that no reader needs, left out of the built site: ``fontawesome.js`` (with its source map and licence)
+#: redraws as SVG the icons that the theme's stylesheet already draws from its web fonts (1.56 MB, more than half of
+#: what the landing page loaded); the two Jinja macro files are templates the theme copies into ``_static`` although
+#: no page loads them, and opened on their own they ask for files that do not exist.
+UNUSED_ASSETS = ("_static/scripts/fontawesome.js", "_static/scripts/fontawesome.js.map",
+                 "_static/scripts/fontawesome.js.LICENSE.txt", "_static/webpack-macros.html",
+                 "_static/sbt-webpack-macros.html")
+#: The tag that loads fontawesome.js, in every page the theme writes.
+FONTAWESOME_SCRIPT = re.compile(r'<script[^>]*src="[^"]*_static/scripts/fontawesome\.js[^"]*"[^>]*>\s*</script>\s*')
+
+
+def drop_unused_assets(html_dir):
+    """Delete :data:`UNUSED_ASSETS` from a built site and the tag that loads fontawesome.js from its pages."""
+    for pattern in UNUSED_ASSETS:
+        for path in html_dir.glob(pattern):
+            path.unlink()
+    for page in html_dir.rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        trimmed = FONTAWESOME_SCRIPT.sub("", text)
+        if trimmed != text:
+            page.write_text(trimmed, encoding="utf-8")
+
+
 def build(out, jobs=1, quiet=True):
     """Stage the sources and build the HTML into ``out/html``; return (seconds, number of pages, warnings).
 
@@ -744,6 +767,7 @@ def build(out, jobs=1, quiet=True):
     if status != 0:
         raise SystemExit(f"error: sphinx-build failed (exit status {status}); see {warnings}. The previous site "
                          f"is kept.")
+    drop_unused_assets(new_html)
     shutil.rmtree(html_dir, ignore_errors=True)
     new_html.rename(html_dir)
     pages = sum(1 for path in html_dir.rglob("*.html")

@@ -77,3 +77,29 @@ def test_save_figure_refuses_a_figure_that_breaks_a_rule_and_leaves_no_file(tmp_
     with pytest.raises(ValueError, match="figure toy/fig1: .*'regret'"):
         plotting.save_figure(_figure("std"), "toy", "fig1")
     assert not list(tmp_path.rglob("*.png"))
+
+
+def test_show_figure_outside_a_notebook_prints_its_caption_and_closes_the_figure(capsys):
+    fig, ax = plt.subplots()
+    ax.plot([0, 1], [0, 1])
+    plotting.show_figure(fig, "A line from (0, 0) to (1, 1); drawn for the test")
+    assert capsys.readouterr().out == "A line from (0, 0) to (1, 1); drawn for the test\n"
+    assert not plt.fignum_exists(fig.number)
+
+
+def test_every_committed_figure_output_of_a_notebook_has_its_caption_under_it():
+    import json
+
+    from common import paths
+
+    for notebook in sorted((paths.repo_root() / "notebooks").glob("*.ipynb")):
+        for index, cell in enumerate(json.loads(notebook.read_text(encoding="utf-8"))["cells"]):
+            outputs = cell.get("outputs", [])
+            for position, output in enumerate(outputs):
+                if "image/png" not in output.get("data", {}):
+                    continue
+                following = outputs[position + 1] if position + 1 < len(outputs) else {}
+                caption = "".join(following.get("data", {}).get("text/html", ""))
+                assert caption.startswith('<p class="figure-caption">'), (
+                    f"{notebook.name}, cell {index}: a figure without its caption; show it with "
+                    "plotting.show_figure(fig, caption)")

@@ -356,6 +356,12 @@ return {
   scorecardLink: Array.from(document.querySelectorAll("p.verdict-table-link a")).map(a => a.href),
   unlinkedFigures: Array.from(document.querySelectorAll("div.cell_output img")).filter(
     image => !image.closest("a[href]")).length,
+  uncaptioned: Array.from(document.querySelectorAll("div.cell_output img")).filter(image => {
+    const figure = image.closest("figure");
+    const caption = figure && figure.querySelector("figcaption");
+    return !caption || caption.textContent.trim().length < 20; }).length,
+  altIsAPath: Array.from(document.querySelectorAll("div.cell_output img")).filter(
+    image => /[.]png$|_images[/]/.test(image.alt) || image.alt.trim().length < 20).length,
 };
 """
 
@@ -363,7 +369,7 @@ return {
 def test_paper_pages_are_readable(server, browser):
     """No test marker shown, no output table wider than the text column or taller than 3,000 px, every code cell
     longer than 15 lines folded, the verdict table as four columns with a link to the paper's scorecard, and every
-    figure a link to its full size."""
+    figure a link to its full size, with a <figcaption> and alt text that is not a file name."""
     from selenium.webdriver.support.ui import WebDriverWait
 
     from common.experiments import NOTEBOOKS, load_experiment
@@ -381,10 +387,34 @@ def test_paper_pages_are_readable(server, browser):
                                               f"column, or {too_tall} px tall"
         assert found["unfolded"] == 0 and found["openFolds"] == 0, f"{page}: long code cells not folded"
         assert found["unlinkedFigures"] == 0, f"{page}: figures that do not open at full size"
+        assert found["uncaptioned"] == 0, f"{page}: {found['uncaptioned']} figures without a <figcaption>"
+        assert found["altIsAPath"] == 0, f"{page}: {found['altIsAPath']} figures whose alt text is a file name"
         if key != "bo_basics":
             assert found["verdictColumns"] == ["id", "figure", "verdict", "effect"], \
                 f"{page}: the verdict table shows {found['verdictColumns']}"
             assert found["scorecardLink"] and found["scorecardLink"][0].endswith(f"scorecard.html?paper={key}")
+
+
+#: The most the landing page may load, its resources included (issue 45: it loaded 2.86 MB, 55 % of it fontawesome.js).
+LANDING_PAGE_BYTES = 1_500_000
+
+
+def test_the_landing_page_loads_under_1_5_mb(server, browser):
+    browser.get(f"{server}/index.html")
+    time.sleep(1.0)  # web fonts load after the page's load event
+    loaded = browser.execute_script("""
+        const entries = [...performance.getEntriesByType("navigation"), ...performance.getEntriesByType("resource")];
+        return entries.map(entry => [entry.name, entry.encodedBodySize || entry.transferSize || 0]);""")
+    total = sum(size for _, size in loaded)
+    largest = sorted(loaded, key=lambda item: -item[1])[:5]
+    assert 0 < total < LANDING_PAGE_BYTES, f"the landing page loads {total:,} bytes; largest: {largest}"
+
+
+def test_the_site_holds_no_template_leftovers_and_no_unused_icon_script(site):
+    leftovers = sorted(path.relative_to(site.root).as_posix() for path in (site.root / "_static").rglob("*.html"))
+    assert not leftovers, f"template files in _static that no page loads: {leftovers}"
+    assert not (site.root / "_static" / "scripts" / "fontawesome.js").exists()
+    assert not any("fontawesome.js" in (site.root / page).read_text(encoding="utf-8") for page in site.pages)
 
 
 def test_screenshots_of_the_landing_page_and_a_paper_page(server, browser):

@@ -12,10 +12,13 @@ functions) that the cell uses. This extension
 * on every page, turns an inline ``common/....py`` (or ``reproduce.py``) into a link to that file's code page;
 * leaves out of a code cell's shown source its first line where that is a marker for the tests
   (``# NBVAL_CHECK_OUTPUT``: nbval compares the cell's output), which says nothing to a reader;
+* makes each figure of a notebook a ``<figure>``: the image, with alt text from what its caption says it shows, and
+  the caption that ``common.plotting.show_figure`` displays under it as its ``<figcaption>``;
 * marks the cell that prints the verdict table (``verdict-table``), which ``companion.js`` shows as its id, figure,
   verdict and effect columns, and puts under it a link to the paper's claims on the scorecard, where each has its
   reason.
 """
+import html
 import json
 import re
 from pathlib import Path
@@ -61,6 +64,7 @@ def add_links(app, doctree, docname):
             note += _link(uri("scorecard", query=f"paper={page['key']}"), "this paper's claims on the scorecard")
             note += nodes.Text(" (or the notebook itself).")
             cell.parent.insert(cell.parent.index(cell) + 1, note)
+        make_figures(cell)
         links = page["figure_links"].get(str(index))
         if links is None or next(iter(cell.findall(nodes.image)), None) is None:
             continue
@@ -132,6 +136,44 @@ def _drop_test_marker(cell):
         block += nodes.Text(shown)
         block.rawsource = shown
     return shown
+
+
+#: The caption that ``common.plotting.show_figure`` displays under a figure, an HTML output of the same cell.
+CAPTION_HTML = re.compile(r'<p class="figure-caption">(.*?)</p>', re.S)
+#: The longest alt text, cut at a word.
+ALT_LENGTH = 240
+
+
+def make_figures(cell):
+    """Turn every image output of ``cell`` that a caption output follows into a figure: the image, with alt text
+    from the caption (:func:`alt_text`), and the caption as its ``<figcaption>``; return how many."""
+    output = next((child for child in cell.children if child.get("nb_element") == "cell_code_output"), None)
+    if output is None:
+        return 0
+    children = list(output.children)
+    made = 0
+    for shown, following in zip(children, children[1:]):
+        image = next(iter(shown.findall(nodes.image)), None)
+        raw = next(iter(following.findall(nodes.raw)), None)
+        found = CAPTION_HTML.search(raw.astext()) if raw is not None else None
+        if image is None or found is None:
+            continue
+        text = " ".join(html.unescape(re.sub(r"<[^>]+>", "", found.group(1))).split())
+        image["alt"] = alt_text(text)
+        figure = nodes.figure(classes=["notebook-figure"], ids=[f"cell-{cell.get('cell_index')}-figure-{made + 1}"])
+        output.replace(shown, figure)
+        figure += shown
+        figure += nodes.caption(text, text)
+        output.remove(following)
+        made += 1
+    return made
+
+
+def alt_text(caption):
+    """A figure's alt text: what its caption says it shows, the part before the first "; " (the rest says how to
+    read it), at most :data:`ALT_LENGTH` characters."""
+    first = caption.split("; ", 1)[0].rstrip(".")
+    return first if len(first) <= ALT_LENGTH else first[:ALT_LENGTH].rsplit(" ", 1)[0] + " ..."
 
 
 CODE_PATH = re.compile(r"^(?:common/[\w/]+|reproduce)\.py$")
