@@ -115,9 +115,9 @@ def save_figure(fig, paper_key, name, *, pdf=True):
 def show_figure(fig, caption):
     """Show ``fig`` in the notebook with ``caption`` under it, then close it.
 
-    The caption says first what the figure shows, in one sentence (the companion site makes that sentence the
-    image's alt text, and the whole caption its ``<figcaption>``), then how to read it. Outside a notebook the
-    caption is printed.
+    The caption says first what the figure shows, then, after a semicolon, how to read it: the companion site
+    makes the part before the first "; " the image's alt text, and the whole caption its ``<figcaption>``. Outside
+    a notebook the caption is printed.
     """
     import matplotlib.pyplot as plt
     from IPython import get_ipython
