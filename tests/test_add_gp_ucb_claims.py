@@ -196,6 +196,32 @@ def test_the_settings_verdicts_judge_every_synthetic_claim_on_the_earlier_runs_b
     assert add_claims.settings_verdicts(earlier, fewer, published) is None
 
 
+def test_the_settings_verdicts_judge_figure_5s_claims_on_its_earlier_runs_when_given():
+    params = PARAMS
+    table = _with_earlier({"Add-*": 2, **OTHERS_333}, {"Add-*": 30, **OTHERS_333})
+    # higher is better: under the authors' settings GP-UCB (-15) is ahead of GP-EI (-16), under the earlier ones not
+    authors = _real_table(SDSS_LEVELS)
+    earlier = _real_table({**SDSS_LEVELS, "GP-EI": -11}).drop(columns="settings")
+    authors, earlier = [runs[runs["experiment"] == "real_world"].assign(run_key=lambda t: t["run_key"] + suffix)
+                        for runs, suffix in ((authors, "-sdss"), (earlier, "-sdss-earlier"))]
+    table = pd.concat([table, authors, earlier], ignore_index=True)
+    published = add_claims.judge(table, params)
+    judged = add_claims.settings_verdicts(experiment.split_settings(table, params)[1], params, published,
+                                          experiment.split_settings(table, params, block="real_world")[1])
+    judged = judged.set_index("id")
+    assert "ucb-beats-ei-sdss" in judged.index
+    assert judged.loc["ucb-beats-ei-sdss", "verdict (authors')"] == published.set_index("id").loc[
+        "ucb-beats-ei-sdss", "verdict"]
+    assert judged.loc["ucb-beats-ei-sdss", ["verdict (earlier)", "verdict (authors')"]].tolist() == [
+        "not reproduced", "reproduced"]
+    without = add_claims.settings_verdicts(experiment.split_settings(table, params)[1], params, published)
+    assert "ucb-beats-ei-sdss" not in set(without["id"])
+    rejudged = add_claims.settings_verdicts(experiment.split_settings(table, params)[1], params, published,
+                                            experiment.split_settings(table, params, block="real_world")[1],
+                                            authors=experiment.split_settings(table, params)[0])
+    assert rejudged.equals(judged.reset_index())   # no fresh seeds here: the same verdicts as the published
+
+
 def test_the_settings_bullet_counts_the_cells_each_settings_ends_lower():
     params = PARAMS   # every configuration, so the block counts as paper scale; the table has (10,3,3) only
     table = _with_earlier({"Add-*": 2, **OTHERS_333}, {**OTHERS_333, "Add-*": 30, "GP-UCB": 20})

@@ -174,13 +174,22 @@ def make_grid(params):
     if params["settings"] != "earlier":
         grid += synthetic_grid(params, "earlier", params["earlier_settings_runs"])
     grid += ablation_grid(params)
-    for problem in params["real_world"] if params["real_world_runs"] else []:
+    grid += real_world_grid(params, params["settings"], params["real_world_runs"])
+    if params["settings"] != "earlier":
+        grid += real_world_grid(params, "earlier", min(params["real_world_runs"], params["earlier_settings_runs"]))
+    return grid + (confirmatory_grid(params) if params["confirmatory"] else [])
+
+
+def real_world_grid(params, settings, n_runs):
+    """The real-world block (Figure 5) under ``settings``, seeds 0 to ``n_runs`` - 1 (DiRect: one run)."""
+    grid = []
+    for problem in params["real_world"] if n_runs else []:
         for method in real_world_methods(problem, params):
-            seeds = [0] if method == "DiRect" else range(params["real_world_runs"])
+            seeds = [0] if method == "DiRect" else range(n_runs)
             grid += [{"paper": PAPER, "experiment": "real_world", "problem": problem, "method": method, "seed": seed,
                       "T_bo": params["real_world_T"], "budget_scale": params["budget_scale"],
-                      "n_dec_factor": params["n_dec_factor"], **settings_key(params["settings"])} for seed in seeds]
-    return grid + (confirmatory_grid(params) if params["confirmatory"] else [])
+                      "n_dec_factor": params["n_dec_factor"], **settings_key(settings)} for seed in seeds]
+    return grid
 
 
 def synthetic_grid(params, settings, n_runs):
@@ -209,12 +218,12 @@ def confirmatory_grid(params):
             for (block, problem, method), count in seeds_of.items() for seed in confirmatory.fresh_seeds(count)]
 
 
-def split_settings(table, params):
-    """``(runs, earlier)``: the tidy table's runs under the grid's settings, and the synthetic block's runs under
-    the earlier settings run beside them for :func:`settings_comparison` (empty when the grid's settings are the
-    earlier ones)."""
+def split_settings(table, params, block="synthetic"):
+    """``(runs, earlier)``: the tidy table's runs under the grid's settings, and the runs of ``block``
+    ("synthetic" or "real_world") under the earlier settings run beside them, for :func:`settings_comparison` and
+    the claims judged on them (empty when the grid's settings are the earlier ones)."""
     settings = settings_of(table)
-    earlier = table[(settings == "earlier") & (table["experiment"] == "synthetic")]
+    earlier = table[(settings == "earlier") & (table["experiment"] == block)]
     return table[settings == params["settings"]], earlier.iloc[:0] if params["settings"] == "earlier" else earlier
 
 

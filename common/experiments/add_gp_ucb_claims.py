@@ -410,19 +410,27 @@ def judge(table, params):
                                confirmatory.plan_in_force(experiment.PAPER, confirmatory.plan_of(params)))
 
 
-def settings_verdicts(earlier, params, verdicts):
-    """Every claim of the synthetic block judged on its runs under the earlier settings, beside its published
-    verdict under the authors' (the grid's: only then are earlier runs run beside it). Every effect differs, the
-    runs being others; the verdicts say which claims the settings decide.
+def settings_verdicts(earlier, params, verdicts, earlier_real_world=None, authors=None):
+    """Every claim of the synthetic block, and of the real-world block where its earlier runs are given, judged
+    on its runs under the earlier settings, beside its published verdict under the authors' (the grid's: only then
+    are earlier runs run beside it). Every effect differs, the runs being others; the verdicts say which claims the
+    settings decide.
 
     Parameters
     ----------
     earlier : pandas.DataFrame
         The synthetic block's runs under the earlier settings (:func:`~common.experiments.add_gp_ucb.split_settings`).
     params : dict
-        Resolved parameters (``n_runs``, ``earlier_settings_runs``, ``settings``).
+        Resolved parameters (``n_runs``, ``real_world_runs``, ``earlier_settings_runs``, ``settings``).
     verdicts : pandas.DataFrame
         The published verdicts (:func:`judge`), judged under the authors' settings.
+    earlier_real_world : pandas.DataFrame or None
+        The real-world block's runs under the earlier settings (``split_settings(..., block="real_world")``);
+        its claims are judged only where they hold every seed the published verdicts were judged on.
+    authors : pandas.DataFrame or None
+        The runs under the grid's settings on the paper's seeds: where given, the claims are judged again on them,
+        so that a claim whose published verdict comes from fresh confirmatory seeds is compared on the same seeds
+        as the earlier runs (else the published verdicts are used).
 
     Returns
     -------
@@ -433,9 +441,16 @@ def settings_verdicts(earlier, params, verdicts):
     paper, _ = confirmatory.split(earlier)
     if paper.empty or params["earlier_settings_runs"] < params["n_runs"]:
         return None
-    synthetic = [spec for spec in claim_specs() if spec.block == "synthetic"]
-    before = claims.judge(synthetic, paper, params, ran=what_ran(params)).set_index("id")[["verdict", "effect"]]
+    blocks = ["synthetic"]
+    if earlier_real_world is not None and len(earlier_real_world) \
+            and params["earlier_settings_runs"] >= params["real_world_runs"]:
+        paper = pd.concat([paper, confirmatory.split(earlier_real_world)[0]])
+        blocks.append("real_world")
+    specs = [spec for spec in claim_specs() if spec.block in blocks]
+    before = claims.judge(specs, paper, params, ran=what_ran(params)).set_index("id")[["verdict", "effect"]]
     before = before.fillna("")
+    if authors is not None:
+        verdicts = claims.judge(specs, confirmatory.split(authors)[0], params, ran=what_ran(params))
     after = verdicts.set_index("id").loc[before.index, ["verdict", "effect"]].fillna("")
     return pd.DataFrame({"id": before.index, "verdict (earlier)": before["verdict"].to_numpy(),
                          "verdict (authors')": after["verdict"].to_numpy(),
@@ -601,7 +616,7 @@ def _ablation_bullet(table, params):
             f"holds 1, these seeds cannot rule out an effect of that size.")
 
 
-def _settings_bullet(table, params, verdicts, earlier):
+def _settings_bullet(table, params, verdicts, earlier, earlier_real_world=None):
     at = 50   # queries: within the first 25 BO iterations after the 10 initial points, the phase the settings move
     comparison = experiment.settings_comparison(table, earlier, at=at)
     if comparison.empty:
@@ -612,7 +627,7 @@ def _settings_bullet(table, params, verdicts, earlier):
     gp_ucb = comparison[comparison["method"] == "GP-UCB"]
     before, after = f"R_T/T at T={at}, earlier", f"R_T/T at T={at}, authors'"
     regrets = "; ".join(f"{row['configuration']} {row[before]:.3g} -> {row[after]:.3g}" for _, row in gp_ucb.iterrows())
-    judged = settings_verdicts(earlier, params, verdicts)
+    judged = settings_verdicts(earlier, params, verdicts, earlier_real_world, authors=table)
     if judged is None:
         verdict_text = ""
     else:
@@ -621,8 +636,11 @@ def _settings_bullet(table, params, verdicts, earlier):
                    for claim, verdict_before, verdict_after, effect_before, effect_after in moved[
                        ["id", "verdict (earlier)", "verdict (authors')", "effect (earlier)", "effect (authors')"]
                    ].to_numpy()]
-        verdict_text = (f" Judged on the earlier runs instead, {len(moved)} of the {len(judged)} synthetic claims "
-                        f"have another verdict" + (f" (earlier -> published): {'; '.join(changes)}." if changes else "."))
+        real_world = {spec.id for spec in claim_specs() if spec.block == "real_world"}
+        judged_blocks = "claims of Figs. 3 to 5" if set(judged["id"]) & real_world else "synthetic claims"
+        verdict_text = (f" Judged on the earlier runs instead, {len(moved)} of the {len(judged)} {judged_blocks} "
+                        f"have another verdict"
+                        + (f" (earlier -> authors', on the same seeds): {'; '.join(changes)}." if changes else "."))
     return (f"* **The authors' settings against the earlier ones (synthetic block, {seeds} seeds both ran per "
             f"cell; DiRect one run).** Final S_T under the authors' settings is lower in "
             f"{outcomes.get('lower', 0)} of {len(comparison)} (configuration, method) cells, higher in "
@@ -646,12 +664,12 @@ def _dips_text(table, params, earlier, climb=1.1):
             f"that minimum) in {counts[0]} and {counts[1]}, of {len(dips)} (configuration, BO method) cells.")
 
 
-def findings(table, params, verdicts, earlier=None):
+def findings(table, params, verdicts, earlier=None, earlier_real_world=None):
     """What the numbers show (:func:`common.claims.findings_markdown`), from the tidy ``table`` of runs, the
     resolved ``params`` and the ``verdicts`` of :func:`judge` on the same runs; each block with the scale it ran at.
-    ``earlier``: the synthetic block's runs under the earlier settings, compared with ``table``'s where given
-    (:func:`~common.experiments.add_gp_ucb.split_settings`)."""
+    ``earlier`` and ``earlier_real_world``: the synthetic and real-world blocks' runs under the earlier settings,
+    compared with ``table``'s where given (:func:`~common.experiments.add_gp_ucb.split_settings`)."""
     return claims.findings_markdown(claims.scales_ran(what_ran(params)), [
         *_synthetic_bullets(table, params, verdicts), _ablation_bullet(table, params),
-        None if earlier is None else _settings_bullet(table, params, verdicts, earlier),
+        None if earlier is None else _settings_bullet(table, params, verdicts, earlier, earlier_real_world),
         _real_world_bullet(table, params, verdicts)])
