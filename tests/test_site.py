@@ -147,7 +147,8 @@ Promise.all(settled).then(() => typeset).then(() => {
       const ok = line && line.matches("p.figure-code");
       return {cell: cell.id, links: ok ? Array.from(line.querySelectorAll("a[href]")).map(a => a.href) : []};
   });
-  done({images: images.map(image => ({src: image.currentSrc || image.src, complete: image.complete,
+  done({url: location.href, cells: document.querySelectorAll("div.cell").length,
+        images: images.map(image => ({src: image.currentSrc || image.src, complete: image.complete,
                                       width: image.naturalWidth})),
         links: Array.from(document.querySelectorAll("a[href]")).map(a => a.href),
         matherrors: document.querySelectorAll("mjx-merror").length,
@@ -161,18 +162,39 @@ Promise.all(settled).then(() => typeset).then(() => {
 
 @pytest.fixture(scope="module")
 def crawl(site, server, browser):
-    """Every page of the site, loaded once: its console messages, images, links and figures."""
+    """Every page of the site, loaded once: its console messages, images, links and figures.
+
+    A page that comes back as something else (chromium's renderer can crash under memory pressure on a loaded
+    machine, leaving an error page with no content) is loaded again, up to ``PAGE_ATTEMPTS`` times in all; the
+    reloads are printed, and ``test_every_page_loads_as_itself`` fails on a page that never loaded.
+    """
     browser.get_log("browser")
-    visited, started = {}, time.perf_counter()
+    visited, reloaded, started = {}, [], time.perf_counter()
     for page in site.pages:
-        browser.get(f"{server}/{page}")
-        report = browser.execute_async_script(_INSPECT)
-        report["console"] = [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
+        for attempt in range(1, PAGE_ATTEMPTS + 1):
+            browser.get(f"{server}/{page}")
+            report = browser.execute_async_script(_INSPECT)
+            report["console"] = [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
+            if _loaded_as_itself(server, page, report):
+                break
+            reloaded.append(f"{page} (attempt {attempt}: {report.get('url')}, {report.get('cells')} cells)")
         visited[page] = report
     print(f"\nbrowser visited {len(visited)} pages in {time.perf_counter() - started:.1f} s: "
           f"{sum(len(r.get('images', [])) for r in visited.values())} images, "
-          f"{sum(len(r.get('links', [])) for r in visited.values())} links")
+          f"{sum(len(r.get('links', [])) for r in visited.values())} links; "
+          f"loaded again: {'; '.join(reloaded) or 'none'}")
     return visited
+
+
+#: Loads of one page before the crawl gives up on it.
+PAGE_ATTEMPTS = 3
+
+
+def _loaded_as_itself(server, page, report):
+    """Whether the browser shows the page asked for, with its notebook cells if it is a notebook's page."""
+    if "error" in report or report.get("url", "").split("#")[0] != f"{server}/{page}":
+        return False
+    return not page.startswith("notebooks/") or report.get("cells", 0) > 0
 
 
 def _local_file(site, server, url):
@@ -211,6 +233,13 @@ def test_the_build_renders_the_committed_notebooks_offline_without_running_them(
     external = {page: _parsed(site.root / page).external for page in site.pages}
     external = {page: found for page, found in external.items() if found}
     assert not external, f"pages load scripts, styles or images from elsewhere (a CDN?): {external}"
+
+
+def test_every_page_loads_as_itself(site, server, crawl):
+    """Each page the browser visited is the page asked for (not a crash page), and notebook pages show cells."""
+    failed = {page: (report.get("url"), report.get("cells")) for page, report in crawl.items()
+              if not _loaded_as_itself(server, page, report)}
+    assert not failed, f"pages the browser could not load in {PAGE_ATTEMPTS} attempts (url, cells): {failed}"
 
 
 def test_every_page_loads_without_console_errors(crawl):
