@@ -6,6 +6,10 @@
 summary. :func:`show_figure` shows a figure in the notebook with its caption
 under it. :func:`plot_mean_band` draws a mean curve with a shaded band and
 returns the words that say what the band is, for the caption.
+:func:`panels_with_finals` lays out curve panels each with a narrow strip
+beside it, where :func:`plot_finals` draws every run's final value (the values
+a claim judges, which overlapping curves hide) with the paper's printed number
+as a marker where the paper prints one.
 
 :func:`save_figure` refuses a figure that breaks the companion's rules
 (:func:`figure_problems`, :func:`legends_on_curves`): more than
@@ -292,3 +296,114 @@ def plot_mean_band(ax, t, curves, label, *, band="se", ddof=1, color=None, alpha
     half_width = half_width_of(curves.std(axis=0, ddof=ddof), n_runs)
     ax.fill_between(t, mean - half_width, mean + half_width, color=line.get_color(), alpha=alpha, linewidth=0)
     return f"mean over {runs} {words}"
+
+
+#: Marker of a number the paper prints (its tables, its text), drawn beside our runs' final values.
+PAPER_MARKER = dict(marker="D", markerfacecolor="none", markeredgecolor="k", markersize=7, markeredgewidth=1.3,
+                    linestyle="none")
+
+
+def panels_with_finals(n_rows, n_cols, *, panel_size=(3.6, 3.1), strip_share=0.3):
+    """A grid of curve panels, each with a narrow strip at its right for the runs' final values (:func:`plot_finals`).
+
+    Parameters
+    ----------
+    n_rows, n_cols : int
+        Curve panels down and across.
+    panel_size : (float, float), default=(3.6, 3.1)
+        Width and height in inches of one curve panel, its strip not included.
+    strip_share : float, default=0.3
+        The strip's width as a share of its panel's.
+
+    Returns
+    -------
+    fig : matplotlib.figure.Figure
+    panels, strips : numpy.ndarray of Axes, shape (n_rows, n_cols)
+    """
+    import matplotlib.pyplot as plt
+
+    if int(n_rows) < 1 or int(n_cols) < 1:
+        raise ValueError(f"n_rows and n_cols must be at least 1; got {n_rows} and {n_cols}")
+    width, height = panel_size
+    fig = plt.figure(figsize=(width * (1 + strip_share) * n_cols, height * n_rows))
+    grid = fig.add_gridspec(n_rows, 2 * n_cols, width_ratios=[1, strip_share] * n_cols)
+    panels = np.array([[fig.add_subplot(grid[row, 2 * col]) for col in range(n_cols)] for row in range(n_rows)])
+    strips = np.array([[fig.add_subplot(grid[row, 2 * col + 1]) for col in range(n_cols)] for row in range(n_rows)])
+    return fig, panels, strips
+
+
+def plot_finals(strip, finals, *, like=None, paper=None, paper_label="the paper's mean", log=False, at=None):
+    """Draw each run's final value as a dot, one column per method, with the mean as a bar and the paper's printed
+    value as an open black diamond; say so, for the caption.
+
+    Parameters
+    ----------
+    strip : matplotlib.axes.Axes
+        Usually from :func:`panels_with_finals`.
+    finals : dict of str to array-like
+        Method name to its runs' final values, in the order to draw.
+    like : matplotlib.axes.Axes, optional
+        The curve panel: a method is drawn in the colour of its line there (same label).
+    paper : dict of str to float, optional
+        The paper's printed value of some methods (methods absent or NaN get no marker).
+    paper_label : str, default="the paper's mean"
+        Legend label of the paper's marker, e.g. "the paper's Table 1 (mean)".
+    log : bool, default=False
+        A log y axis; a symmetric log axis (linear below the lowest positive value's decade) when a value is 0.
+    at : str, optional
+        Where the values are taken (e.g. "T = 100"), the strip's x label.
+
+    Returns
+    -------
+    str
+        The caption's words for the strip.
+    """
+    if not finals:
+        raise ValueError("finals is empty; give at least one method's final values")
+    colours = {line.get_label(): line.get_color() for line in (like.get_lines() if like is not None else [])}
+    cycle = matplotlib.rcParams["axes.prop_cycle"].by_key()["color"]
+    paper = {name: value for name, value in (paper or {}).items() if value is not None and np.isfinite(value)}
+    shown = []
+    for column, (name, values) in enumerate(finals.items()):
+        values = np.asarray(values, dtype=float).ravel()
+        if values.size == 0 or not np.all(np.isfinite(values)):
+            raise ValueError(f"the final values of {name!r} must be finite and at least one; got {values}")
+        colour = colours.get(name, cycle[column % len(cycle)])
+        # a golden-ratio sequence spreads the dots evenly across the column without random numbers
+        spread = ((np.arange(values.size) * 0.618034) % 1.0 - 0.5) * 0.55
+        strip.scatter(column + spread, values, s=9, color=colour, alpha=0.55, linewidths=0)
+        strip.hlines(values.mean(), column - 0.38, column + 0.38, color=colour, linewidth=2.2)
+        shown.append(values)
+        if name in paper:
+            strip.plot([column], [paper[name]], label=paper_label, **PAPER_MARKER)
+            shown.append(np.array([paper[name]]))
+    everything = np.concatenate(shown)
+    if log:
+        positive = everything[everything > 0]
+        if positive.size < everything.size:
+            if positive.size == 0:
+                raise ValueError("log=True but no final value is above 0; draw these values on a linear axis")
+            strip.set_yscale("symlog", linthresh=10.0 ** np.floor(np.log10(positive.min())))
+        else:
+            strip.set_yscale("log")
+    strip.set_xlim(-0.6, len(finals) - 0.4)
+    strip.set_xticks([])
+    strip.grid(axis="x", visible=False)
+    if at:
+        strip.set_xlabel(at)
+    words = "beside each panel, every run's final value (dots, one column per method in the legend's order) and " \
+            "their mean (bar)"
+    if paper:
+        words += f"; {paper_label} as an open black diamond"
+    return words
+
+
+def figure_legend(fig, **kwargs):
+    """One legend for the whole figure, beside the panels: each label once, from every panel and strip."""
+    entries = {}
+    for ax in fig.axes:
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            entries.setdefault(label, handle)
+    kwargs.setdefault("loc", "outside right upper")
+    kwargs.setdefault("fontsize", 8)
+    return fig.legend(list(entries.values()), list(entries), **kwargs)

@@ -1,5 +1,7 @@
 """The shared plotting helpers: bands a reader can trust on a log axis."""
 import matplotlib.pyplot as plt
+from matplotlib.collections import LineCollection, PathCollection
+from matplotlib.colors import to_rgb
 import numpy as np
 import pytest
 
@@ -103,3 +105,91 @@ def test_every_committed_figure_output_of_a_notebook_has_its_caption_under_it():
                 assert caption.startswith('<p class="figure-caption">'), (
                     f"{notebook.name}, cell {index}: a figure without its caption; show it with "
                     "plotting.show_figure(fig, caption)")
+
+
+FINALS = {"BO": [0.0, 0.1, 0.3], "BO-PP": [0.2, 0.2]}
+
+
+def test_plot_finals_draws_one_dot_per_run_and_a_bar_at_each_mean():
+    fig, panels, strips = plotting.panels_with_finals(1, 1)
+    plotting.plot_finals(strips[0, 0], FINALS)
+    dots = [collection for collection in strips[0, 0].collections if isinstance(collection, PathCollection)]
+    assert sorted(len(dot.get_offsets()) for dot in dots) == [2, 3]
+    bars = [segment[0][1] for collection in strips[0, 0].collections if isinstance(collection, LineCollection)
+            for segment in collection.get_segments()]
+    np.testing.assert_allclose(sorted(bars), [np.mean(FINALS["BO"]), 0.2])
+    plt.close(fig)
+
+
+def test_plot_finals_marks_only_the_paper_values_it_is_given():
+    fig, panels, strips = plotting.panels_with_finals(1, 1)
+    words = plotting.plot_finals(strips[0, 0], FINALS, paper={"BO": 0.25, "BO-PP": float("nan")},
+                                 paper_label="the paper's Table 1")
+    markers = [line for line in strips[0, 0].get_lines() if line.get_label() == "the paper's Table 1"]
+    assert [(line.get_xdata()[0], line.get_ydata()[0]) for line in markers] == [(0, 0.25)]
+    assert "the paper's Table 1 as an open black diamond" in words
+    plt.close(fig)
+
+
+def test_plot_finals_takes_each_method_colour_from_its_curve():
+    fig, panels, strips = plotting.panels_with_finals(1, 1)
+    panels[0, 0].plot([1, 2], [1, 0], color="tab:red", label="BO-PP")
+    plotting.plot_finals(strips[0, 0], {"BO-PP": [0.2, 0.2]}, like=panels[0, 0])
+    bar = next(collection for collection in strips[0, 0].collections if isinstance(collection, LineCollection))
+    np.testing.assert_allclose(bar.get_color()[0][:3], to_rgb("tab:red"))
+    plt.close(fig)
+
+
+@pytest.mark.parametrize("values, scale", [([0.0, 1e-3, 1.0], "symlog"), ([1e-3, 1.0], "log")])
+def test_plot_finals_on_a_log_axis_keeps_exact_zeros_visible(values, scale):
+    fig, panels, strips = plotting.panels_with_finals(1, 1)
+    plotting.plot_finals(strips[0, 0], {"BO": values}, log=True)
+    assert strips[0, 0].get_yscale() == scale
+    plt.close(fig)
+
+
+@pytest.mark.parametrize("finals, message", [({}, "finals is empty"), ({"BO": []}, "'BO'"),
+                                             ({"BO": [1.0, np.nan]}, "finite")])
+def test_plot_finals_refuses_what_it_cannot_draw_naming_it(finals, message):
+    fig, panels, strips = plotting.panels_with_finals(1, 1)
+    with pytest.raises(ValueError, match=message):
+        plotting.plot_finals(strips[0, 0], finals)
+    plt.close(fig)
+
+
+def test_panels_with_finals_gives_a_strip_right_of_each_panel():
+    fig, panels, strips = plotting.panels_with_finals(2, 3)
+    assert panels.shape == strips.shape == (2, 3)
+    fig.canvas.draw()
+    for panel, strip in zip(panels.flat, strips.flat):
+        assert strip.get_position().x0 > panel.get_position().x1
+        assert strip.get_position().width < panel.get_position().width
+    plt.close(fig)
+
+
+def test_the_figure_legend_lists_each_label_once():
+    fig, panels, strips = plotting.panels_with_finals(1, 2)
+    for panel in panels.flat:
+        panel.plot([0, 1], [0, 1], label="BO")
+    legend = plotting.figure_legend(fig)
+    assert [text.get_text() for text in legend.get_texts()] == ["BO"]
+    plt.close(fig)
+
+
+def test_every_regenerated_figure_says_where_the_paper_has_it_and_what_to_compare():
+    """Issue 45, item 4: a caption "The paper's Fig. N ... regenerated" names the paper's section or appendix (the
+    papers' texts carry no page numbers) and says what to compare with the paper's figure."""
+    import json
+    import re
+
+    from common import paths
+
+    for notebook in sorted((paths.repo_root() / "notebooks").glob("*.ipynb")):
+        for index, cell in enumerate(json.loads(notebook.read_text(encoding="utf-8"))["cells"]):
+            for output in cell.get("outputs", []):
+                caption = "".join(output.get("data", {}).get("text/html", ""))
+                if not caption.startswith('<p class="figure-caption">The paper&#x27;s Fig.'):
+                    continue
+                assert re.search(r"\((§|App\. |the parallel setting)", caption) and "compare" in caption, (
+                    f"{notebook.name}, cell {index}: the caption of a regenerated figure names neither the paper's "
+                    f"section nor what to compare: {caption[:160]}")
