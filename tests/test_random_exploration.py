@@ -15,6 +15,7 @@ from common.methods.random_exploration import (
     RandomExploration,
     fit_lengthscale,
     make_gp_method,
+    sklearn_lengthscale_fit,
     sup_beta_root,
     surrogate_kernel,
 )
@@ -283,3 +284,58 @@ def test_paired_difference_subtracts_the_reference_seed_by_seed():
     np.testing.assert_array_equal(differences["EI"].to_numpy(), [[0.5, 0.0], [-1.0, 1.0]])
     assert not differences["GP-UCB"].to_numpy().any()
     assert experiment.paired_difference(runs, "cumulative_error", "PI") == {}
+
+
+def test_the_closed_loop_fits_with_scikit_learn_at_every_iteration_and_records_each_lengthscale():
+    function = Ackley(10)
+    X, y = _data(function, 20)
+    method = make_gp_method("UCB", function.bounds, surrogate_kernel("matern", 10), beta_root=2.0, n_candidates=50,
+                            n_restarts=0, lengthscale_fit="sklearn", fit_rng=np.random.default_rng(3))
+    method.propose(X, y, 1, np.random.default_rng(0))
+    state = int(np.random.default_rng(3).integers(2**31 - 1))
+    _, expected, _ = sklearn_lengthscale_fit(X, y, state, 5)
+    assert method.lengthscales == [pytest.approx(expected)]
+    np.testing.assert_allclose(method.last_gp.kernel.lengthscale, [expected])
+
+
+@pytest.mark.parametrize("options, message", [({"lengthscale_fit": "sklearn"}, "fit_rng"),
+                                              ({"lengthscale_fit": "adam"}, "lengthscale_fit")])
+def test_a_lengthscale_fit_that_cannot_run_is_refused_naming_it(options, message):
+    with pytest.raises(ValueError, match=message):
+        make_gp_method("UCB", Ackley(2).bounds, surrogate_kernel("matern", 2), beta_root=2.0, **options)
+
+
+def test_the_closed_loop_run_starts_as_the_benchmark_run_and_traces_its_fits():
+    params = dict(experiment.SCALES["smoke"], scale="smoke")
+    closed = experiment.run(experiment.closed_loop_config(params, "Ackley", "GP-UCB+", 0))
+    benchmark = experiment.run(experiment.block_config(params, "benchmark", "Ackley", "GP-UCB+", 0), iterations=1)
+    n_init = Ackley(10).dim
+    np.testing.assert_array_equal(closed["f"][:n_init], benchmark["f"][:n_init])
+    assert len(closed["f"]) == params["closed_loop_budget"]
+    assert np.isnan(closed["lengthscale"][:n_init]).all() and (closed["lengthscale"][n_init:] > 0).all()
+    # a "+" iteration's two evaluations were proposed from one fit
+    for iteration in np.unique(closed["iteration"][n_init:]):
+        assert len(set(closed["lengthscale"][closed["iteration"] == iteration])) == 1
+
+
+def test_the_closed_loop_table_pairs_seeds_at_its_budget_and_counts_early_small_fits():
+    def rows(experiment_name, regrets, lengthscales=None):
+        return pd.DataFrame([{"experiment": experiment_name, "problem": "Levy", "method": "GP-UCB", "seed": seed,
+                              "run_key": f"{experiment_name}{seed}", "eval": step, "iteration": step - 1,
+                              "regret": regret if step == 2 else 99.0,
+                              "lengthscale": np.nan if lengthscales is None else lengthscales[seed]}
+                             for seed, regret in enumerate(regrets) for step in range(3)])
+    table = pd.concat([rows("benchmark", [1.0, 2.0, 3.0]), rows("closed_loop_fit", [2.0, 4.0, 6.0], [0.5, 2.0, 0.8]),
+                       rows("random_search", [5.0, 5.0, 5.0])])
+    row = experiment.closed_loop_table(table, early_fits=1).iloc[0]
+    assert (row["seeds"], row["n"], row["ours"], row["scikit-learn's"]) == (3, 3, 2.0, 4.0)
+    assert row["W/T/L"] == "0/0/3" and row["ratio"].startswith("2x")
+    assert row["at random search's level (scikit-learn's)"] == "1 of 3"
+    assert row["first 1 fits at l <= 1"] == pytest.approx(2 / 3)
+    assert "worse than with ours in" in experiment.closed_loop_summary(experiment.closed_loop_table(table))
+
+
+def test_the_closed_loop_budget_may_not_exceed_the_benchmark_budget():
+    params = dict(experiment.SCALES["smoke"], scale="smoke", closed_loop_budget=17)
+    with pytest.raises(ValueError, match="closed_loop_budget"):  # beyond the benchmark budget of 16
+        experiment.make_grid(params)

@@ -31,7 +31,7 @@ to move the results:
   inputs, whose ranges differ by up to six orders of magnitude; the initial
   designs and random points are the same points of the box.
 
-One measurement checks the lengthscale fit against the paper's probable tool:
+Two measurements check the lengthscale fit against the paper's probable tool:
 
 * ``lengthscale_check``: the query sets of the benchmark block's GP-UCB and
   GP-UCB+ runs (replayed bit for bit) and uniform points, at a few sizes n, each
@@ -39,12 +39,15 @@ One measurement checks the lengthscale fit against the paper's probable tool:
   (L-BFGS-B from l = 1 and 5 random restarts) and by ours
   (:func:`common.methods.random_exploration.fit_lengthscale`)
   (:func:`lengthscale_check_run`, :func:`lengthscale_check_table`).
+* ``closed_loop_fit``: the benchmark block's GP-UCB and GP-UCB+ runs on their
+  first seeds, to ``closed_loop_budget`` evaluations, with scikit-learn's fit
+  driving the queries at every iteration (the same initial design and
+  acquisition stream as the benchmark run) (:func:`closed_loop_table`).
 
 ``confirmatory=True`` (False in every scale; True in the published configuration)
 adds the fresh-seed runs of the committed confirmatory plan
 (:func:`confirmatory_grid`).
 """
-import warnings
 
 import numpy as np
 import pandas as pd
@@ -58,6 +61,7 @@ from common.methods.random_exploration import (
     RandomExploration,
     fit_lengthscale,
     make_gp_method,
+    sklearn_lengthscale_fit,
     sup_beta_root,
     surrogate_kernel,
 )
@@ -97,7 +101,8 @@ _PAPER = dict(
     rf_budget=80, rf_seeds=20, rf_n_estimators_max=200, sprinkler_budget=100, sprinkler_seeds=30,
     xd_size=100, rf_xd_size=40, acq_candidates=2000, acq_polish=3,
     maximizer_ablation_seeds=20, maximizer_ablation_search=[10_000, 10], scaling_ablation_seeds=20,
-    lengthscale_check_seeds=10, lengthscale_check_sizes=[50, 100, 150], confirmatory=False,
+    lengthscale_check_seeds=10, lengthscale_check_sizes=[50, 100, 150], closed_loop_seeds=10,
+    closed_loop_budget=150, confirmatory=False,
 )
 SCALES = {
     "smoke": {**_PAPER, "bench_functions": ["Ackley"], "bench_budget": 16, "bench_seeds": 1, "beta_seeds": 1,
@@ -105,12 +110,14 @@ SCALES = {
               "rf_n_estimators_max": 20, "sprinkler_budget": 12, "sprinkler_seeds": 1, "rf_xd_size": 5,
               "acq_candidates": 200, "acq_polish": 1, "maximizer_ablation_seeds": 1,
               "maximizer_ablation_search": [400, 2], "scaling_ablation_seeds": 1,
-              "lengthscale_check_seeds": 1, "lengthscale_check_sizes": [12, 16]},
+              "lengthscale_check_seeds": 1, "lengthscale_check_sizes": [12, 16], "closed_loop_seeds": 1,
+              "closed_loop_budget": 13},
     "quick": {**_PAPER, "bench_budget": 60, "bench_seeds": 3, "beta_seeds": 3, "fill_budget": 60, "fill_seeds": 3,
               "fill_reference_size": 2000, "rf_budget": 20, "rf_seeds": 2, "rf_n_estimators_max": 50,
               "sprinkler_budget": 30, "sprinkler_seeds": 3, "rf_xd_size": 10, "acq_candidates": 500,
               "acq_polish": 1, "maximizer_ablation_seeds": 2, "maximizer_ablation_search": [2500, 5],
-              "scaling_ablation_seeds": 2, "lengthscale_check_seeds": 2, "lengthscale_check_sizes": [30, 60]},
+              "scaling_ablation_seeds": 2, "lengthscale_check_seeds": 2, "lengthscale_check_sizes": [30, 60],
+              "closed_loop_seeds": 2, "closed_loop_budget": 40},
     "paper": _PAPER,
 }
 # What `python reproduce.py` regenerates and the repository publishes: the paper-scale grid with the fresh seeds of
@@ -122,6 +129,10 @@ CELL_FIELDS = ("experiment", "problem", "method", "beta", "inputs")
 LENGTHSCALE_CHECK_METHODS = ("GP-UCB", "GP-UCB+", "UNIFORM")
 SKLEARN_RESTARTS = 5
 LML_TIE = 0.01
+# The closed loop: whose runs scikit-learn's fit drives, and how many first fits count as early (issue 43 measured
+# 4 of 10 Ackley runs spending at least 45 % of their first 40 fits at l <= 1).
+CLOSED_LOOP_METHODS = ("GP-UCB", "GP-UCB+")
+CLOSED_LOOP_EARLY_FITS = 40
 
 def candidates_and_polish(value):
     """a pair [candidates, polish runs] with 1 <= candidates <= 100000 and 0 <= polish runs <= 50"""
@@ -145,7 +156,8 @@ ALLOWED = {
     "acq_candidates": range(1, 100_001), "acq_polish": range(0, 51),
     "maximizer_ablation_seeds": range(0, 101), "maximizer_ablation_search": candidates_and_polish,
     "scaling_ablation_seeds": range(0, 101), "lengthscale_check_seeds": range(0, 101),
-    "lengthscale_check_sizes": increasing_sizes, "confirmatory": [False, True, "powered"],
+    "lengthscale_check_sizes": increasing_sizes, "closed_loop_seeds": range(0, 101),
+    "closed_loop_budget": range(11, 1001), "confirmatory": [False, True, "powered"],
 }
 
 
@@ -217,6 +229,12 @@ def make_grid(params):
         for method in LENGTHSCALE_CHECK_METHODS:
             grid += [lengthscale_check_config(params, problem, method, seed)
                      for seed in range(params["lengthscale_check_seeds"])]
+    if params["closed_loop_seeds"] and params["closed_loop_budget"] > params["bench_budget"]:
+        raise ValueError(f"closed_loop_budget must not exceed bench_budget = {params['bench_budget']} (the closed "
+                         f"loop is compared with the benchmark runs at its budget); got {params['closed_loop_budget']}")
+    for problem in params["bench_functions"]:
+        for method in [name for name in CLOSED_LOOP_METHODS if name in params["bench_methods"]]:
+            grid += [closed_loop_config(params, problem, method, seed) for seed in range(params["closed_loop_seeds"])]
     return grid + (confirmatory_grid(params) if params["confirmatory"] else [])
 
 
@@ -261,9 +279,12 @@ def make_method(config, objective, root):
         return RandomSearch(objective.bounds, name="UNIFORM")
     acquisition, plus = ACQUISITION[config["method"]]
     kernel = surrogate_kernel("se" if config["problem"] == "sprinkler" else "matern", objective.dim)
+    fit = config.get("lengthscale_fit", "grid")
     base = make_gp_method(acquisition, objective.bounds, kernel, beta_root=root,
                           n_candidates=config["acq_candidates"], n_restarts=config["acq_polish"],
-                          name=config["method"].rstrip("+"))
+                          name=config["method"].rstrip("+"), lengthscale_fit=fit,
+                          fit_rng=make_rng(PAPER, config["problem"], config["seed"], "closed loop fit",
+                                           config["method"]) if fit == "sklearn" else None)
     if not plus:
         return base
     # One exploration stream per (problem, seed): GP-UCB+ and EXPLOIT+ draw the same uniform points.
@@ -302,11 +323,16 @@ def run(config, iterations=None):
     if iterations is not None:
         n_iterations = min(iterations, n_iterations)
     seed_key = (PAPER, config["problem"], config["seed"])
+    # The closed loop follows the benchmark run's acquisition stream: the two part only where their fits differ.
+    stream = "benchmark" if config["experiment"] == "closed_loop_fit" else config["experiment"]
     record = run_bo(objective, objective.bounds, method, n_init, n_iterations,
                     init_rng=make_rng(*seed_key, "initial design"),  # shared by every method of a repetition
-                    method_rng=make_rng(*seed_key, config["experiment"], config["method"]),
+                    method_rng=make_rng(*seed_key, stream, config["method"]),
                     max_evaluations=config["budget"])
     result = {name: record[name] for name in ("f", "best_so_far", "iteration", "wall_time")}
+    if config.get("lengthscale_fit") == "sklearn":  # the lengthscale each evaluation's proposal was fitted with
+        fitted = np.array([np.nan, *getattr(method, "base", method).lengthscales])
+        result["lengthscale"] = fitted[np.asarray(record["iteration"])]
     if config["problem"] in BENCHMARKS:
         result["regret"] = simple_regret(record["f"], objective.optimal_value)
     if config["problem"] == "RF_diabetes":  # f = -MSE_test: C_n = sum_{i <= n} MSE_test(x_i) (Table 2)
@@ -389,20 +415,8 @@ def compare_lengthscale_fits(X, y, random_state, restarts=SKLEARN_RESTARTS):
     ``no_restart_lml``, ``project_lengthscale`` and ``project_lml``, and ``white_lml``, the likelihood of
     K = (1 + 1e-6) I, the plateau below the spacing of the data where the GP models nothing.
     """
-    from sklearn.gaussian_process import GaussianProcessRegressor
-    from sklearn.gaussian_process.kernels import Matern as SklearnMatern
-
-    def sklearn_fit(n_restarts):
-        regressor = GaussianProcessRegressor(
-            SklearnMatern(length_scale=1.0, length_scale_bounds=LENGTHSCALE_BOUNDS, nu=2.5), alpha=NUGGET,
-            normalize_y=True, n_restarts_optimizer=n_restarts, random_state=random_state)
-        with warnings.catch_warnings():  # convergence and bound warnings: the values below say what happened
-            warnings.simplefilter("ignore")
-            regressor.fit(X, y)
-        return regressor, float(regressor.kernel_.length_scale), float(regressor.log_marginal_likelihood_value_)
-
-    regressor, lengthscale, lml = sklearn_fit(restarts)
-    _, plain_lengthscale, plain_lml = sklearn_fit(0)
+    regressor, lengthscale, lml = sklearn_lengthscale_fit(X, y, random_state, restarts)
+    _, plain_lengthscale, plain_lml = sklearn_lengthscale_fit(X, y, random_state, 0)
     ours = fit_lengthscale(GaussianProcess(surrogate_kernel("matern", X.shape[1]), NUGGET,
                                            y_transform="standardize").fit(X, y))
     ours_lengthscale = float(ours.kernel.lengthscale[0])
@@ -544,6 +558,86 @@ def lengthscale_check_summary(table, threshold=1.0, tie=LML_TIE):
             f"more than {tie:g} nats in {int(total['sklearn_lower'])} ({lower}{_at_most(rows['sklearn_worst'])}), "
             f"ours lower than scikit-learn's in {int(total['ours_lower'])}{_at_most(rows['ours_worst'], ' (', ')')}.")
     return "\n\n".join(sentences)
+
+
+# --------------------------------------------------------------------------- the closed loop of scikit-learn's fit
+def closed_loop_config(params, problem, method, seed):
+    """The configuration of one ``closed_loop_fit`` run: the benchmark block's run of (problem, method, seed), to
+    ``closed_loop_budget`` evaluations, with scikit-learn's lengthscale fit at every iteration instead of ours."""
+    return _config(params, "closed_loop_fit", problem, method, _beta_of(method, "TWO"), seed,
+                   params["closed_loop_budget"], lengthscale_fit="sklearn", sklearn_restarts=SKLEARN_RESTARTS)
+
+
+def closed_loop_table(table, early_fits=CLOSED_LOOP_EARLY_FITS, small=1.0):
+    """Per function and method: the closed loop of scikit-learn's fit against our fit, seed by seed.
+
+    Both runs share the initial design and the acquisition's random stream; they part at the first fit that
+    differs. Columns: the mean simple regret at the closed loop's budget n of ours (the benchmark block's runs,
+    read at n) and of scikit-learn's, their ratio (scikit-learn's over ours) with its 95 % interval and W/T/L
+    (a win: scikit-learn's fit ends lower), the outcome ("better", "worse" or "undecided" for scikit-learn's fit),
+    the runs that end at or above random search's median regret at n on that function (the level of a search
+    that models nothing), and the share of the first ``early_fits`` fits at l <= ``small`` (scikit-learn's and
+    bayes_opt's start value, where the likelihood can be flat).
+
+    Returns
+    -------
+    DataFrame, one row per (function, method), or None without closed-loop runs.
+    """
+    closed = table[table["experiment"] == "closed_loop_fit"]
+    if closed.empty:
+        return None
+    n = int(closed["eval"].max()) + 1
+
+    def at_n(experiment):
+        runs = table[(table["experiment"] == experiment) & (table["eval"] == n - 1)]
+        return runs[runs["problem"].isin(set(closed["problem"]))]
+
+    ours, theirs, uniform = at_n("benchmark"), at_n("closed_loop_fit"), at_n("random_search")
+    rows = []
+    for (problem, method), runs in theirs.groupby(["problem", "method"], sort=False):
+        other = runs.set_index("seed")["regret"]
+        main = ours[(ours["problem"] == problem) & (ours["method"] == method)].set_index("seed")["regret"]
+        seeds = sorted(set(main.index) & set(other.index))
+        if not seeds:
+            continue
+        comparison = stats.paired_comparison(other[seeds].to_numpy(), main[seeds].to_numpy(),
+                                             higher_is_better=False, scale="ratio")
+        level = uniform.loc[uniform["problem"] == problem, "regret"].median()
+        fits = closed[(closed["problem"] == problem) & (closed["method"] == method)
+                      & closed["iteration"].between(1, early_fits)].drop_duplicates(["run_key", "iteration"])
+        rows.append({"function": problem, "method": method, "seeds": len(seeds), "n": n,
+                     "ours": main[seeds].mean(), "scikit-learn's": other[seeds].mean(),
+                     "ratio": str(comparison.effect),
+                     "W/T/L": f"{comparison.wins}/{comparison.ties}/{comparison.losses}",
+                     "outcome": stats.interval_side(comparison) or "undecided",
+                     "at random search's level (ours)": f"{int((main[seeds] >= level).sum())} of {len(seeds)}",
+                     "at random search's level (scikit-learn's)": f"{int((other[seeds] >= level).sum())} of "
+                                                                  f"{len(seeds)}",
+                     f"first {early_fits} fits at l <= {small:g}": float((fits["lengthscale"] <= small).mean())})
+    return pd.DataFrame(rows) if rows else None
+
+
+def closed_loop_summary(closed_table):
+    """The notebook's reading of :func:`closed_loop_table`, in numbers."""
+    if closed_table is None:
+        return "No closed-loop runs at these parameters."
+    counts = closed_table["outcome"].value_counts()
+    worse = closed_table[closed_table["outcome"] == "worse"]
+    better = closed_table[closed_table["outcome"] == "better"]
+    early = closed_table.columns[-1]
+    words = (f"With scikit-learn's fit driving the runs, the final regret at n = {closed_table['n'].iloc[0]} is "
+             f"worse than with ours in {counts.get('worse', 0)} of {len(closed_table)} cells, better in "
+             f"{counts.get('better', 0)}, undecided in {counts.get('undecided', 0)}")
+    if len(worse):
+        words += " (worse: " + "; ".join(f"{row.function} {row.method} {row.ratio}" for row in worse.itertuples()) + ")"
+    if len(better):
+        words += " (better: " + "; ".join(f"{row.function} {row.method} {row.ratio}" for row in better.itertuples()) + ")"
+    shares = closed_table[early]
+    decided = int(counts.get("worse", 0) + counts.get("better", 0))
+    reading = (f"the fit alone moves the final regret in {decided} of {len(closed_table)} cells" if decided else
+               f"no cell is decided at {closed_table['seeds'].min()} to {closed_table['seeds'].max()} seeds")
+    return (words + f". In {early}, scikit-learn's fit ends at l <= 1 in {shares.min():.0%} to {shares.max():.0%} "
+            f"of them, by cell. So {reading}.")
 
 
 # --------------------------------------------------------------------------- tables from the runs

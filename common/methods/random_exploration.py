@@ -22,6 +22,8 @@ maximum likelihood at every iteration", §5) and otherwise bayes_opt 1.4.3's
 defaults, which these statements match: an isotropic Matérn-5/2 kernel with
 unit signal variance on standardized y, a nugget of 1e-6, raw inputs.
 """
+import warnings
+
 import numpy as np
 
 from scipy.linalg import LinAlgError, cho_solve
@@ -201,8 +203,68 @@ class PaperSurrogateMethod(GPAcquisitionMethod):
         return gp
 
 
+def sklearn_lengthscale_fit(X, y, random_state, restarts=5):
+    """scikit-learn's maximum-likelihood fit of the isotropic Matérn-5/2 lengthscale, as bayes_opt 1.4.3 calls it.
+
+    ``GaussianProcessRegressor(Matern(length_scale=1, nu=2.5), alpha=1e-6, normalize_y=True,
+    n_restarts_optimizer=restarts)``: L-BFGS-B from l = 1 and ``restarts`` more runs from log-uniform starts in
+    the bounds (1e-5, 1e5), keeping the most likely; the fit the paper's code probably made (spec §5).
+
+    Parameters
+    ----------
+    X : ndarray (n, d), inputs in the problem's raw coordinates.
+    y : ndarray (n,), noise-free values.
+    random_state : int, scikit-learn's seed of the restart points.
+    restarts : int, default 5 (bayes_opt's ``n_restarts_optimizer``).
+
+    Returns
+    -------
+    regressor : the fitted ``GaussianProcessRegressor``
+    lengthscale, log_marginal_likelihood : float
+    """
+    from sklearn.gaussian_process import GaussianProcessRegressor
+    from sklearn.gaussian_process.kernels import Matern as SklearnMatern
+
+    regressor = GaussianProcessRegressor(
+        SklearnMatern(length_scale=1.0, length_scale_bounds=LENGTHSCALE_BOUNDS, nu=2.5), alpha=NUGGET,
+        normalize_y=True, n_restarts_optimizer=restarts, random_state=random_state)
+    with warnings.catch_warnings():  # convergence and bound warnings: the fitted values say what happened
+        warnings.simplefilter("ignore")
+        regressor.fit(X, y)
+    return regressor, float(regressor.kernel_.length_scale), float(regressor.log_marginal_likelihood_value_)
+
+
+class SklearnFitSurrogateMethod(GPAcquisitionMethod):
+    """:class:`~common.bo.GPAcquisitionMethod` with the lengthscale fitted by scikit-learn at every iteration
+    (:func:`sklearn_lengthscale_fit`), the closed loop of the paper's probable tool: the fit drives the queries.
+
+    Parameters
+    ----------
+    *args, **kwargs : as :class:`~common.bo.GPAcquisitionMethod`.
+    fit_rng : numpy.random.Generator, draws scikit-learn's ``random_state`` of each fit (a stream of its own, so
+        that the acquisition's candidates follow the same stream as with :func:`fit_lengthscale`).
+    restarts : int, default 5.
+
+    Attributes
+    ----------
+    lengthscales : list of float, the lengthscale fitted at each iteration, in order.
+    """
+
+    def __init__(self, *args, fit_rng, restarts=5, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fit_rng = fit_rng
+        self.restarts = int(restarts)
+        self.lengthscales = []
+
+    def fit_model(self, X, y, rng):
+        _, lengthscale, _ = sklearn_lengthscale_fit(X, y, int(self.fit_rng.integers(2**31 - 1)), self.restarts)
+        self.lengthscales.append(lengthscale)
+        self.kernel = self.kernel.with_theta(np.log([lengthscale]))
+        return GaussianProcess(self.kernel, **self.gp_options).fit(X, y)
+
+
 def make_gp_method(acquisition, bounds, kernel, beta_root=None, *, n_candidates=2000,
-                   n_restarts=3, maxiter=50, name=None):
+                   n_restarts=3, maxiter=50, name=None, lengthscale_fit="grid", fit_rng=None):
     """A one-point GP method with the paper's surrogate: GP-UCB, EXPLOIT, EXPLORE, EI or PI.
 
     Parameters
@@ -216,6 +278,10 @@ def make_gp_method(acquisition, bounds, kernel, beta_root=None, *, n_candidates=
         ``n_candidates`` scrambled Sobol' points (``scipy.stats.qmc``; they cover
         the box more evenly than i.i.d. points), polished by L-BFGS-B with
         analytic gradients from the best ``n_restarts`` of them.
+    lengthscale_fit : {"grid", "sklearn"}, default "grid"
+        Ours (:func:`fit_lengthscale`, :class:`PaperSurrogateMethod`) or scikit-learn's at every iteration
+        (:class:`SklearnFitSurrogateMethod`, which then needs ``fit_rng``).
+    fit_rng : numpy.random.Generator, the seeds of scikit-learn's restarts (``lengthscale_fit="sklearn"`` only).
     """
     if acquisition == "UCB":
         if beta_root is None or not beta_root >= 0:
@@ -223,10 +289,15 @@ def make_gp_method(acquisition, bounds, kernel, beta_root=None, *, n_candidates=
         beta_options = {"value": float(beta_root) ** 2}
     else:
         beta_options = None
-    return PaperSurrogateMethod(
-        kernel, bounds, acquisition=acquisition, beta="constant", beta_options=beta_options,
-        noise_variance=NUGGET, y_transform="standardize", optimizer="restarts",
-        optimizer_options={"n_candidates": n_candidates, "n_restarts": n_restarts, "maxiter": maxiter,
-                           "sampler": "sobol"},
-        name=name or acquisition,
-    )
+    options = dict(acquisition=acquisition, beta="constant", beta_options=beta_options, noise_variance=NUGGET,
+                   y_transform="standardize", optimizer="restarts",
+                   optimizer_options={"n_candidates": n_candidates, "n_restarts": n_restarts, "maxiter": maxiter,
+                                      "sampler": "sobol"},
+                   name=name or acquisition)
+    if lengthscale_fit == "sklearn":
+        if fit_rng is None:
+            raise ValueError("lengthscale_fit='sklearn' needs fit_rng, the generator of scikit-learn's restart seeds")
+        return SklearnFitSurrogateMethod(kernel, bounds, fit_rng=fit_rng, **options)
+    if lengthscale_fit != "grid":
+        raise ValueError(f"lengthscale_fit must be 'grid' (ours) or 'sklearn'; got {lengthscale_fit!r}")
+    return PaperSurrogateMethod(kernel, bounds, **options)
