@@ -394,20 +394,12 @@ def replay_queries(config, n_evaluations):
 def compare_lengthscale_fits(X, y, random_state, restarts=SKLEARN_RESTARTS):
     """Fit the isotropic Matérn-5/2 lengthscale of the benchmark surrogate by scikit-learn and by our method.
 
-    scikit-learn's fit is bayes_opt 1.4.3's: ``GaussianProcessRegressor(Matern(length_scale=1, nu=2.5),
-    alpha=1e-6, normalize_y=True, n_restarts_optimizer=restarts)``, i.e. L-BFGS-B from l = 1 and ``restarts``
-    more runs from log-uniform starts in the bounds (1e-5, 1e5), keeping the best. It is fitted twice, with
-    ``restarts`` and without restarts; the first L-BFGS-B run of both starts at l = 1 and the restarts only add
-    candidates, so the fit with restarts is never less likely. Ours is
-    :func:`~common.methods.random_exploration.fit_lengthscale` (log-grid + Brent) on the same data. Every
+    scikit-learn's fit is bayes_opt 1.4.3's (:func:`~common.methods.random_exploration.sklearn_lengthscale_fit`),
+    made twice: with ``restarts`` (5, bayes_opt's ``n_restarts_optimizer``) and without; the first L-BFGS-B run
+    of both starts at l = 1 and the restarts only add candidates, so the fit with restarts is never less likely.
+    Ours is :func:`~common.methods.random_exploration.fit_lengthscale` (log-grid + Brent) on the same data
+    ``X`` (raw coordinates) and ``y``; scikit-learn's seed of the restart points is ``random_state``. Every
     lengthscale is scored by scikit-learn's ``log_marginal_likelihood`` of the same data, so the values compare.
-
-    Parameters
-    ----------
-    X : ndarray (n, d), inputs in the problem's raw coordinates.
-    y : ndarray (n,), noise-free values.
-    random_state : int, scikit-learn's seed of the restart points.
-    restarts : int, default 5 (bayes_opt's ``n_restarts_optimizer``).
 
     Returns
     -------
