@@ -101,7 +101,7 @@ _PAPER = dict(
     rf_budget=80, rf_seeds=20, rf_n_estimators_max=200, sprinkler_budget=100, sprinkler_seeds=30,
     xd_size=100, rf_xd_size=40, acq_candidates=2000, acq_polish=3,
     maximizer_ablation_seeds=20, maximizer_ablation_search=[10_000, 10], scaling_ablation_seeds=20,
-    lengthscale_check_seeds=10, lengthscale_check_sizes=[50, 100, 150], closed_loop_seeds=10,
+    lengthscale_check_seeds=10, lengthscale_check_sizes=[50, 100, 150], closed_loop_seeds=20,
     closed_loop_budget=150, confirmatory=False,
 )
 SCALES = {
