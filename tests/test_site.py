@@ -131,6 +131,27 @@ def browser(site):
         yield driver
 
 
+def _open(browser, url, attempts=3):
+    """Navigate to ``url`` and wait until the browser shows it, loaded.
+
+    ``browser.get`` can return while chromium still shows the page before (seen on a loaded machine: a notebook
+    page read back as the landing page, with no cell), so the document's own address and readiness are awaited,
+    and the navigation is repeated up to ``attempts`` times in all.
+    """
+    from selenium.common.exceptions import TimeoutException
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    for _ in range(attempts):
+        browser.get(url)
+        try:
+            WebDriverWait(browser, 20).until(lambda driver: driver.execute_script(
+                "return document.readyState === 'complete' && location.href === arguments[0]", url))
+            return
+        except TimeoutException:
+            continue
+    pytest.fail(f"the browser did not show {url} after {attempts} navigations (it shows {browser.current_url})")
+
+
 #: Run in each page once it has loaded: wait until every image has loaded or failed and MathJax has typeset,
 #: then report the images, the links, math errors, and, on notebook pages, each figure's code line.
 _INSPECT = """
@@ -172,7 +193,7 @@ def crawl(site, server, browser):
     visited, reloaded, started = {}, [], time.perf_counter()
     for page in site.pages:
         for attempt in range(1, PAGE_ATTEMPTS + 1):
-            browser.get(f"{server}/{page}")
+            _open(browser, f"{server}/{page}")
             report = browser.execute_async_script(_INSPECT)
             report["console"] = [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
             if _loaded_as_itself(server, page, report):
@@ -309,7 +330,7 @@ def test_every_figure_links_to_the_code_that_draws_it(site, server, crawl):
 def test_the_landing_page_lists_every_notebook(server, browser):
     from common.experiments import NOTEBOOKS, load_experiment
 
-    browser.get(f"{server}/index.html")
+    _open(browser, f"{server}/index.html")
     text = browser.find_element("tag name", "main").text
     for key in NOTEBOOKS:
         assert load_experiment(key).TITLE in text, f"the landing page does not list {key}"
@@ -321,7 +342,7 @@ def test_the_scorecard_lists_every_claim_and_filters_them(server, browser):
 
     claims = _verdict_rows()
     assert claims
-    browser.get(f"{server}/scorecard.html")
+    _open(browser, f"{server}/scorecard.html")
     rows = browser.execute_script(
         "return Array.from(document.querySelectorAll('#scorecard-table > tbody > tr'))"
         ".map(r => [r.dataset.paper, r.dataset.id, r.dataset.verdict]);")
@@ -337,11 +358,11 @@ def test_the_scorecard_lists_every_claim_and_filters_them(server, browser):
     assert len(visible()) == sum(row[0] == paper for row in claims)
     Select(browser.find_element("id", "scorecard-verdict")).select_by_value(verdict)
     assert len(visible()) == sum(row[0] == paper and row[2] == verdict for row in claims) > 0
-    browser.get(f"{server}/scorecard.html?verdict=reproduced")
+    _open(browser, f"{server}/scorecard.html?verdict=reproduced")
     # The page applies the URL's filter in a script after load: wait for it rather than read the rows at once.
     reproduced = sum(row[2] == "reproduced" for row in claims)
     WebDriverWait(browser, 15).until(lambda driver: len(visible()) == reproduced)
-    browser.get(f"{server}/scorecard.html")
+    _open(browser, f"{server}/scorecard.html")
     # The page's script marks the sortable headers after load: wait for it (a loaded machine can be slow).
     sortable = WebDriverWait(browser, 15).until(
         lambda driver: driver.find_elements("css selector", "#scorecard-table th[data-sortable]"))
@@ -360,7 +381,7 @@ def test_the_scorecard_lists_every_claim_and_filters_them(server, browser):
 def test_search_finds_a_notebook(server, browser):
     from selenium.webdriver.support.ui import WebDriverWait
 
-    browser.get(f"{server}/search.html?q=pseudo-points")
+    _open(browser, f"{server}/search.html?q=pseudo-points")
     WebDriverWait(browser, 30).until(
         lambda driver: driver.find_elements("css selector", "#search-results ul.search li a"))
     found = [a.get_attribute("href") for a in browser.find_elements("css selector", "#search-results li a")]
@@ -405,7 +426,7 @@ def test_paper_pages_are_readable(server, browser):
 
     for key in NOTEBOOKS:
         page = f"notebooks/{Path(load_experiment(key).NOTEBOOK).stem}.html"
-        browser.get(f"{server}/{page}")
+        _open(browser, f"{server}/{page}")
         WebDriverWait(browser, 30).until(lambda driver: driver.execute_script(
             "return document.readyState === 'complete'"))
         found = browser.execute_script(_READABLE)
@@ -429,7 +450,7 @@ LANDING_PAGE_BYTES = 1_500_000
 
 
 def test_the_landing_page_loads_under_1_5_mb(server, browser):
-    browser.get(f"{server}/index.html")
+    _open(browser, f"{server}/index.html")
     time.sleep(1.0)  # web fonts load after the page's load event
     loaded = browser.execute_script("""
         const entries = [...performance.getEntriesByType("navigation"), ...performance.getEntriesByType("resource")];
@@ -453,12 +474,12 @@ def test_screenshots_of_the_landing_page_and_a_paper_page(server, browser):
         shutil.rmtree(SCREENSHOTS)
     SCREENSHOTS.mkdir(parents=True)
     shots = {}
-    browser.get(f"{server}/index.html")
+    _open(browser, f"{server}/index.html")
     height = browser.execute_script("return document.documentElement.scrollHeight")
     browser.set_window_size(WINDOW[0], min(max(height, WINDOW[1]), 4000))
     shots["landing.png"] = browser.get_screenshot_as_png()
     browser.set_window_size(*WINDOW)
-    browser.get(f"{server}/{PAPER_PAGE}")
+    _open(browser, f"{server}/{PAPER_PAGE}")
     shots["paper-egp_ts.png"] = browser.get_screenshot_as_png()
     browser.execute_script("document.querySelector('p.figure-code').scrollIntoView({block: 'end'});")
     time.sleep(0.3)
