@@ -597,11 +597,15 @@ def closed_loop_table(table, early_fits=CLOSED_LOOP_EARLY_FITS, small=1.0):
         level = uniform.loc[uniform["problem"] == problem, "regret"].median()
         fits = closed[(closed["problem"] == problem) & (closed["method"] == method)
                       & closed["iteration"].between(1, early_fits)].drop_duplicates(["run_key", "iteration"])
+        within = stats.judge_cell(comparison, "equivalent", stats.DEFAULT_MARGIN)
         rows.append({"function": problem, "method": method, "seeds": len(seeds), "n": n,
                      "ours": main[seeds].mean(), "scikit-learn's": other[seeds].mean(),
                      "ratio": str(comparison.effect),
                      "W/T/L": f"{comparison.wins}/{comparison.ties}/{comparison.losses}",
                      "outcome": stats.interval_side(comparison) or "undecided",
+                     "within 1.1x": {"supported": "yes", "contradicted": "no"}.get(within.judgement, "undecided"),
+                     "seeds to decide": ("" if within.seeds_to_decide is None
+                                         else stats.format_seeds(within.seeds_to_decide)),
                      "at random search's level (ours)": f"{int((main[seeds] >= level).sum())} of {len(seeds)}",
                      "at random search's level (scikit-learn's)": f"{int((other[seeds] >= level).sum())} of "
                                                                   f"{len(seeds)}",
@@ -614,22 +618,25 @@ def closed_loop_summary(closed_table):
     if closed_table is None:
         return "No closed-loop runs at these parameters."
     counts = closed_table["outcome"].value_counts()
-    worse = closed_table[closed_table["outcome"] == "worse"]
-    better = closed_table[closed_table["outcome"] == "better"]
     early = closed_table.columns[-1]
+    n_cells, seeds = len(closed_table), closed_table["seeds"]
     words = (f"With scikit-learn's fit driving the runs, the final regret at n = {closed_table['n'].iloc[0]} is "
-             f"worse than with ours in {counts.get('worse', 0)} of {len(closed_table)} cells, better in "
-             f"{counts.get('better', 0)}, undecided in {counts.get('undecided', 0)}")
-    if len(worse):
-        words += " (worse: " + "; ".join(f"{row.function} {row.method} {row.ratio}" for row in worse.itertuples()) + ")"
-    if len(better):
-        words += " (better: " + "; ".join(f"{row.function} {row.method} {row.ratio}" for row in better.itertuples()) + ")"
-    shares = closed_table[early]
-    decided = int(counts.get("worse", 0) + counts.get("better", 0))
-    reading = (f"the fit alone moves the final regret in {decided} of {len(closed_table)} cells" if decided else
-               f"no cell is decided at {closed_table['seeds'].min()} to {closed_table['seeds'].max()} seeds")
-    return (words + f". In {early}, scikit-learn's fit ends at l <= 1 in {shares.min():.0%} to {shares.max():.0%} "
-            f"of them, by cell. So {reading}.")
+             f"worse than with ours in {counts.get('worse', 0)} of {n_cells} cells, better in "
+             f"{counts.get('better', 0)}, undecided in {counts.get('undecided', 0)} "
+             f"({seeds.min()} seeds a cell{'' if seeds.min() == seeds.max() else f' or more, up to {seeds.max()}'}); "
+             f"the ratio of means (scikit-learn's over ours) lies between "
+             f"{closed_table['ratio'].str.split('x').str[0].astype(float).min():.3g}x and "
+             f"{closed_table['ratio'].str.split('x').str[0].astype(float).max():.3g}x, and "
+             f"{int((closed_table['within 1.1x'] == 'yes').sum())} cells rule out a factor 1.1 either way, "
+             f"{int((closed_table['within 1.1x'] == 'no').sum())} exclude it. Of the {early.split(' fits')[0]} fits "
+             f"of a run, scikit-learn's ends at l <= 1 in {closed_table[early].min():.0%} to "
+             f"{closed_table[early].max():.0%}, by cell.")
+    undecided = closed_table[closed_table["outcome"] == "undecided"]
+    if len(undecided):
+        words += (" Seeds that would decide whether the fit moves the regret by a factor 1.1 (plug-in estimate): "
+                  + "; ".join(f"{row['function']} {row['method']} {row['seeds to decide'] or 'no estimate'}"
+                              for _, row in undecided.iterrows()) + ".")
+    return words
 
 
 # --------------------------------------------------------------------------- tables from the runs
