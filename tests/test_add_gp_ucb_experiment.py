@@ -229,3 +229,18 @@ def test_an_ablation_changes_one_choice_of_its_settings_and_nothing_else():
                        if experiment.SETTINGS[settings].get(name, value if name != "initial_bandwidth" else None)
                        != value}
             assert len(changed) == 1, (settings, choices)
+
+
+def test_early_climb_is_the_largest_ratio_to_rand_inside_the_window():
+    rows = [{"experiment": "synthetic", "problem": "(10,3,3)", "method": method, "seed": 0, "eval": eval_index,
+             "average_regret": value}
+            for method, values in {"RAND": [1.0, 1.0, 1.0], "Add-*": [0.5, 1.8, 0.9], "DiRect": [9.0, 9.0, 9.0],
+                                   "GP-UCB": [0.8, 0.9, 0.7]}.items()
+            for eval_index, value in zip((9, 10, 11), values)]
+    climb = experiment.early_climb(pd.DataFrame(rows), window=(11, 12)).set_index("method")
+    assert sorted(climb.index) == ["Add-*", "GP-UCB"]  # RAND and DiRect left out
+    assert climb.loc["Add-*", "largest ratio to RAND"] == pytest.approx(1.8)
+    assert climb.loc["Add-*", "at T"] == 11  # T = eval + 1; T = 10 lies outside the window
+    sentence = experiment.early_climb_sentence(climb.reset_index())
+    assert sentence.startswith("1 of 2 (configuration, method) cells climb above RAND's")
+    assert "by up to 1.80x (Add-* on (10,3,3) at T = 11)" in sentence

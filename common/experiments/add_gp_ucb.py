@@ -285,6 +285,44 @@ def early_dips(runs, earlier, problems, window=(11, 60)):
     return pd.DataFrame(rows)
 
 
+def early_climb(runs, window=(11, 60)):
+    """How far each BO method's mean average regret climbs above RAND's early in a run, per configuration of the
+    synthetic block: for each (configuration, method) (RAND and DiRect left out), over all its seeds, the largest
+    ratio of its mean R_T/T to RAND's mean R_T/T at the same query T in ``window`` (BO iterations 1-50 by default),
+    and the T where it is largest. A ratio above 1 means the method's early queries cost more than uniform ones.
+    ``runs`` as :func:`split_settings` returns them."""
+    synthetic = runs[runs["experiment"] == "synthetic"]
+    rows = []
+    for problem, block in synthetic.groupby("problem", sort=False):
+        means = block.groupby(["method", "eval"])["average_regret"].mean().unstack("eval")
+        means.columns = means.columns + 1  # queries T, the initial design included
+        means = means.loc[:, window[0]:window[1]]
+        if "RAND" not in means.index or means.empty:
+            continue
+        over_rand = means.drop(index=[name for name in ("RAND", "DiRect") if name in means.index]) / means.loc["RAND"]
+        for method, ratios in over_rand.iterrows():
+            rows.append({"configuration": problem, "method": method, "largest ratio to RAND": ratios.max(),
+                         "at T": int(ratios.idxmax())})
+    return pd.DataFrame(rows)
+
+
+def early_climb_sentence(climb):
+    """The early climb of :func:`early_climb` in one sentence, in numbers."""
+    if climb.empty:
+        return "No synthetic runs with RAND at these parameters."
+    above = climb[climb["largest ratio to RAND"] > 1]
+    words = (f"{len(above)} of {len(climb)} (configuration, method) cells climb above RAND's mean R_T/T at the same "
+             f"T early in the run")
+    if len(above):
+        top = above.loc[above["largest ratio to RAND"].idxmax()]
+        star = above[above["method"] == "Add-*"]
+        words += (f", by up to {top['largest ratio to RAND']:.2f}x ({top['method']} on {top['configuration']} at "
+                  f"T = {top['at T']}); at T = {int(above['at T'].min())} to {int(above['at T'].max())}, median "
+                  f"{above['at T'].median():g}; Add-* in {len(star)} of {int((climb['method'] == 'Add-*').sum())} "
+                  "configurations")
+    return words + "."
+
+
 def direct_stops(table):
     """Where the DiRect baseline stopped before the budget, per experiment and problem: its number of queries beside
     the budget (empty when DIRECT ran to the budget everywhere). DIRECT under the earlier settings ends at its volume
