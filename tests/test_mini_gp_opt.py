@@ -1,5 +1,6 @@
 """MINI-META and the unique-arm posterior (common/methods/mini_gp_opt.py)."""
 import numpy as np
+import pandas as pd
 import pytest
 
 from common.gp import GaussianProcess
@@ -545,3 +546,17 @@ def test_the_claims_see_the_ablations_bbkb_on_the_problems_where_it_ran_every_se
     assert (nas_bbkb["unique"] == 1800).all() and len(nas_bbkb) == 3
     no_ablation = table[table["experiment"] != "oversampling_ablation"]
     assert experiment.with_ablation_runs(no_ablation, "oversampling_ablation") is None
+
+
+def test_the_bandwidth_plateau_sentence_compares_one_bandwidth_with_each_methods_pick():
+    from common.experiments import mini_gp_opt as experiment
+
+    search = pd.DataFrame({
+        "method": ["GP-UCB", "GP-UCB", "BBKB", "BBKB", "BBKB", "epsilon-greedy"],
+        "bandwidth_factor": [16.0, 64.0, 16.0, 16.0, 64.0, np.nan],
+        "threshold": [np.nan, np.nan, 1.1, 1.2, 1.1, np.nan],
+        "R_T/T (normalized)": [0.21, 0.20, 0.30, 0.29, 0.31, 0.15], "seeds": 5,
+        "best": [False, True, False, True, False, True]})
+    sentence = experiment.bandwidth_plateau_sentence(search, 16.0)
+    assert sentence.startswith("The picks lie at l^2 = 16x to 64x the median squared distance (1 of 2 GP methods")
+    assert "1.000x to 1.050x its pick's (largest: GP-UCB)" in sentence
