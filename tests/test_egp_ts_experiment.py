@@ -326,3 +326,19 @@ def test_the_random_search_sentence_on_the_fnn_accuracies_compares_differences_h
                                              block="fnn")
     assert "difference of means (random search minus the method)" in text and "Iris (mean 0.9" in text
     assert "beats GP-TS (RBF) +0.1" in text and "trails EGP-TS (B) -0.05" in text
+
+
+def test_the_evidence_ablation_reruns_egp_ts_at_every_fresh_seed_of_the_drop_wave_confirmations():
+    from common import confirmatory
+
+    params = dict(experiment.SCALES["paper"], confirmatory="powered")
+    grid = experiment.make_grid(params)
+    fresh_ablation = [c for c in grid if c["experiment"] == "evidence_ablation" and c["seed"] >= confirmatory.SEED_OFFSET]
+    assert fresh_ablation and {c["problem"] for c in fresh_ablation} == {experiment.EVIDENCE_FRESH_PROBLEM}
+    assert {c["weight_evidence"] for c in fresh_ablation} == {"exact"}
+    for method in experiment.EVIDENCE_ABLATION_METHODS:
+        published = {c["seed"] for c in grid if c["experiment"] == "synthetic" and c["method"] == method
+                     and c["problem"] == experiment.EVIDENCE_FRESH_PROBLEM and c["seed"] >= confirmatory.SEED_OFFSET}
+        assert {c["seed"] for c in fresh_ablation if c["method"] == method} == published
+    assert not [c for c in experiment.make_grid(dict(params, confirmatory=False))
+                if c["experiment"] == "evidence_ablation" and c["seed"] >= confirmatory.SEED_OFFSET]

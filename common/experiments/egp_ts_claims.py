@@ -408,6 +408,41 @@ def judge(table, params):
                                confirmatory.plan_in_force(experiment.PAPER, confirmatory.plan_of(params)))
 
 
+def evidence_on_fresh_seeds(table, params):
+    """The claims confirmed on fresh seeds of :data:`~common.experiments.egp_ts.EVIDENCE_FRESH_PROBLEM`, judged on
+    those seeds twice: as published (EGP-TS weighing its experts by the random-feature model's evidence) and with
+    the exact GP's evidence in EGP-TS's place (``evidence_ablation`` runs at the same seeds), everything else equal.
+
+    Returns
+    -------
+    pandas.DataFrame or None
+        One row per claim: ``claim``, ``fresh seeds``, ``verdict (rf evidence, ours)``, ``verdict (exact
+        evidence)`` and each one's ``effect``; None without those runs.
+    """
+    fresh = confirmatory.split(table)[1]
+    exact = fresh[fresh["experiment"] == "evidence_ablation"]
+    if exact.empty:
+        return None
+    problem = experiment.EVIDENCE_FRESH_PROBLEM
+    published = fresh[fresh["experiment"] != "evidence_ablation"]
+    replaced = ((published["experiment"] == "synthetic") & (published["problem"] == problem)
+                & published["method"].isin(set(exact["method"])))
+    swapped = pd.concat([published[~replaced], exact.assign(experiment="synthetic")], ignore_index=True)
+    plan = confirmatory.plan_in_force(experiment.PAPER, confirmatory.plan_of(params))
+    ids = [row.id for row in plan.itertuples(index=False) if int(row.planned_seeds) and problem in row.id]
+    specs = [spec for spec in claim_specs() if spec.id in ids]
+    if not specs:
+        return None
+    ours = claims.judge(specs, published, params, ran=what_ran(params)).set_index("id")
+    theirs = claims.judge(specs, swapped, params, ran=what_ran(params)).set_index("id")
+    planned = plan.set_index("id")["planned_seeds"]
+    return pd.DataFrame([{"claim": spec.id, "fresh seeds": int(planned[spec.id]),
+                          "verdict (rf evidence, ours)": ours.loc[spec.id, "verdict"],
+                          "effect (ours)": ours.loc[spec.id, "effect"],
+                          "verdict (exact evidence)": theirs.loc[spec.id, "verdict"],
+                          "effect (exact)": theirs.loc[spec.id, "effect"]} for spec in specs])
+
+
 def claim_runs(claim_id):
     """The runs a claim is judged on: a list of (block, problem, methods, extra) for the confirmatory grid."""
     synthetic, robot = list(experiment.SYNTHETIC), list(experiment.ROBOT)
