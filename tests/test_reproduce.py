@@ -597,3 +597,25 @@ def test_a_smoke_run_from_jupyter_caches_its_runs_under_output_not_in_data_resul
     notebook.notebook_parameters(toy_runs, namespace)
     assert paths.results_root() == tmp_path / "output" / "smoke" / "results"
     assert "its runs are cached in" in capsys.readouterr().out
+
+
+def test_jupyter_nbconvert_of_bo_basics_at_smoke_scale_leaves_the_published_cache_alone(tmp_path):
+    """Issue 45 item 2, as a reader would do it: bo_basics executed by ``jupyter nbconvert --execute`` with
+    ``scale = "smoke"`` in the parameters cell that takes effect (the injected one of the committed notebook; no
+    reproduce.py) adds no file under data/ and caches its runs under the output folder."""
+    source = paths.notebooks_dir() / "bo_basics.ipynb"
+    copy = nbformat.read(source, as_version=4)
+    parameters = next(cell for cell in copy.cells if "injected-parameters" in cell.metadata.get("tags", []))
+    assert 'scale = "quick"' in parameters.source
+    parameters.source = 'scale = "smoke"'  # every other parameter at the smoke scale's value
+    nbformat.write(copy, tmp_path / "bo_basics.ipynb")
+    data = paths.repo_root() / "data"
+    before = sorted(path for path in data.rglob("*") if path.is_file())
+    environment = {name: value for name, value in os.environ.items() if not name.startswith("BO_")}
+    environment["BO_OUTPUT_ROOT"] = str(tmp_path / "output")
+    result = subprocess.run([str(Path(sys.executable).parent / "jupyter"), "nbconvert", "--to", "notebook",
+                             "--execute", "--output", "executed.ipynb", str(tmp_path / "bo_basics.ipynb")],
+                            cwd=paths.notebooks_dir(), env=environment, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert sorted(path for path in data.rglob("*") if path.is_file()) == before
+    assert list((tmp_path / "output" / "smoke" / "results").rglob("*.npz"))
