@@ -969,13 +969,20 @@ def _plain_log_labels(ax):
 
 def plot_regret_grid(fig, table, problems, methods):
     """One panel per problem: each method's simple regret against evaluations, median and interquartile range over
-    the seeds, on a log axis. Returns the caption's words."""
+    the seeds, on a log axis, with every run's final regret and their mean (what the hypotheses judge) in a strip
+    beside it (:func:`common.plotting.plot_finals`). Returns the caption's words."""
+    from common import plotting
+
     n_columns = 4
     n_rows = -(-len(problems) // n_columns)
-    axes = fig.subplots(n_rows, n_columns, squeeze=False)
-    caption = ""
-    for ax, problem in zip(axes.flat, problems):
+    grid = fig.add_gridspec(n_rows, 2 * n_columns, width_ratios=[1, 0.45] * n_columns)
+    axes = np.array([[fig.add_subplot(grid[row, 2 * column]) for column in range(n_columns)] for row in range(n_rows)])
+    strips = np.array([[fig.add_subplot(grid[row, 2 * column + 1]) for column in range(n_columns)]
+                       for row in range(n_rows)])
+    caption = finals_words = ""
+    for ax, strip, problem in zip(axes.flat, strips.flat, problems):
         here = table[table["problem"] == problem]
+        finals_of = {}
         for name in methods:
             runs = here[here["method"] == name]
             if runs.empty:
@@ -985,19 +992,24 @@ def plot_regret_grid(fig, table, problems, methods):
                                     color=METHOD_COLORS.get(name), linestyle=METHOD_STYLES.get(name, "-"),
                                     linewidth=1.2)
             caption = band if name in SHADED else caption
+            finals_of[name] = wide.iloc[:, -1]
+        if finals_of:
+            finals_words = plotting.plot_finals(strip, finals_of, like=ax, log=True, at="final")
+            strip.tick_params(labelsize=7)
         ax.axvline(N_INIT, color="0.6", linewidth=0.8, linestyle=":")
         ax.set_yscale("log")
         _plain_log_labels(ax)
         ax.set_title(problem, fontsize=9)
         ax.set_xlabel("evaluations", fontsize=8)
         ax.tick_params(labelsize=7)
-    for ax in axes.flat[len(problems):]:
+    for ax in [*axes.flat[len(problems):], *strips.flat[len(problems):]]:
         ax.set_axis_off()
     for ax in axes[:, 0]:
         ax.set_ylabel("simple regret", fontsize=8)
     handles, labels = axes.flat[0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="outside lower center", ncol=min(5, len(labels)), fontsize=8)
-    return f"{caption} for {SHADED[0]} only (the reference); the other methods' medians as lines"
+    return (f"{caption} for {SHADED[0]} only (the reference); the other methods' medians as lines; {finals_words} "
+            "(the hypotheses judge these means)")
 
 
 def cost_and_rank(finals, found):
