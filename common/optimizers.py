@@ -71,7 +71,7 @@ class MaximizeResult:
 
 
 def direct_maximize(fun, bounds, max_evals, *, max_iters=None, eps=1e-4,
-                    locally_biased=False, vol_tol=1e-16, len_tol=1e-6):
+                    locally_biased=False, vol_tol=1e-16, len_tol=1e-6, last_round="best_first"):
     r"""Maximize a batched function over a box with DIRECT.
 
     DIRECT keeps a partition of the box into hyper-rectangles, each evaluated
@@ -112,14 +112,10 @@ def direct_maximize(fun, bounds, max_evals, *, max_iters=None, eps=1e-4,
     bounds : array-like of shape (d, 2)
         Lower and upper bound of each coordinate, lower < upper.
     max_evals : int
-        Evaluation budget, at least 1. The number of evaluated points never
-        exceeds it: when the rectangles selected in an iteration would need
-        more evaluations than are left, only those that fit are divided
-        (best centre value first, stopping at the first that does not fit),
-        and the run ends. Since one rectangle needs at most 2d points, a run
-        stopped by the budget has ``max_evals - 2d < nfev <= max_evals``.
-        (``scipy.optimize.direct`` instead finishes the iteration in which
-        it passes ``maxfun``, so its ``nfev`` can exceed ``maxfun``.)
+        Evaluation budget, at least 1. How the round that reaches it ends is
+        ``last_round``'s. (``scipy.optimize.direct`` instead finishes the
+        iteration in which it passes ``maxfun``, so its ``nfev`` can exceed
+        ``maxfun``.)
     max_iters : int or None, default=None
         Maximum number of division rounds after the centre; None means the
         budget alone stops the run.
@@ -134,6 +130,23 @@ def direct_maximize(fun, bounds, max_evals, *, max_iters=None, eps=1e-4,
     len_tol : float, default=1e-6
         Stop once the size :math:`s` of the rectangle of the best point
         (measured in the unit cube) is smaller.
+    last_round : {"best_first", "finish", "pairs_in_order"}, default="best_first"
+        What happens when the rectangles selected in a round need more
+        evaluations than are left; the run ends after that round in every case.
+        "best_first": only whole rectangles are divided, best centre value
+        first, stopping at the first that does not fit, so the budget is never
+        exceeded and ``max_evals - 2d < nfev <= max_evals``. "finish": every
+        selected rectangle is divided, so ``nfev`` passes the budget by up to
+        a round (Finkel's ``DIRect.m``, and ``scipy.optimize.direct``).
+        "pairs_in_order": the rectangles are divided in the order they were
+        selected (the largest first) and a pair of points is evaluated while
+        fewer than ``max_evals`` have been, so ``nfev`` can reach
+        ``max_evals + 1``; the rectangle cut short is still split along all
+        its longest sides, its unevaluated sides counting as children at its
+        centre with value 0 (the zeros its arrays start with), and those that
+        rank among its evaluated ones stay in the partition and can be
+        returned. That is ``utils/diRect.m`` of Kandasamy et al.'s
+        add-gp-bandits when ``opts.maxevals`` is given (without it, "finish").
 
     Returns
     -------
@@ -166,14 +179,14 @@ def direct_maximize(fun, bounds, max_evals, *, max_iters=None, eps=1e-4,
     for name, value in (("eps", eps), ("vol_tol", vol_tol), ("len_tol", len_tol)):
         if not np.isfinite(value) or value < 0:
             raise ValueError(f"{name} must be a finite number >= 0, got {value!r}.")
-    search = _Search(lower, upper, max_evals, max_iters, eps, locally_biased, vol_tol, len_tol)
+    search = _Search(lower, upper, max_evals, max_iters, eps, locally_biased, vol_tol, len_tol, last_round)
     while (points := search.next_points()) is not None:
         search.record(fun(points))
     return search.result()
 
 
 def direct_maximize_groups(fun, bounds, max_evals, *, max_iters=None, eps=1e-4, locally_biased=False,
-                           vol_tol=1e-16, len_tol=1e-6):
+                           vol_tol=1e-16, len_tol=1e-6, last_round="best_first"):
     """Run M independent DIRECT searches in lockstep, evaluating all their new points in one call per round.
 
     Search j maximizes its own function over its own box ``bounds[j]`` with
@@ -191,7 +204,8 @@ def direct_maximize_groups(fun, bounds, max_evals, *, max_iters=None, eps=1e-4, 
         value arrays of shapes (n_j,).
     bounds : list of M arrays of shape (d_j, 2)
     max_evals : list of M ints (or one int for all)
-    max_iters, eps, locally_biased, vol_tol, len_tol : as in :func:`direct_maximize`, for every search.
+    max_iters, eps, locally_biased, vol_tol, len_tol, last_round : as in :func:`direct_maximize`, for every
+        search.
 
     Returns
     -------
@@ -205,7 +219,8 @@ def direct_maximize_groups(fun, bounds, max_evals, *, max_iters=None, eps=1e-4, 
     searches = []
     for box, budget in zip(bounds, max_evals):
         lower, upper = _check_bounds(box)
-        searches.append(_Search(lower, upper, budget, max_iters, eps, locally_biased, vol_tol, len_tol))
+        searches.append(_Search(lower, upper, budget, max_iters, eps, locally_biased, vol_tol, len_tol,
+                                last_round))
     while True:
         points = [search.next_points() for search in searches]
         if all(p is None for p in points):
@@ -219,6 +234,9 @@ def direct_maximize_groups(fun, bounds, max_evals, *, max_iters=None, eps=1e-4, 
                 search.record(v)
 
 
+LAST_ROUNDS = ("best_first", "finish", "pairs_in_order")
+
+
 class _Search:
     """The state of one DIRECT run between evaluations: which points to evaluate next, and their values.
 
@@ -227,8 +245,12 @@ class _Search:
     once a stopping rule holds; ``record`` takes their values.
     """
 
-    def __init__(self, lower, upper, max_evals, max_iters, eps, locally_biased, vol_tol, len_tol):
+    def __init__(self, lower, upper, max_evals, max_iters, eps, locally_biased, vol_tol, len_tol,
+                 last_round="best_first"):
         self.max_evals = _check_int(max_evals, "max_evals", minimum=1)
+        if last_round not in LAST_ROUNDS:
+            raise ValueError(f"last_round must be one of {list(LAST_ROUNDS)}; got {last_round!r}.")
+        self.last_round = last_round
         self.max_iters = None if max_iters is None else _check_int(max_iters, "max_iters", minimum=0)
         for name, value in (("eps", eps), ("vol_tol", vol_tol), ("len_tol", len_tol)):
             if not np.isfinite(value) or value < 0:
@@ -236,8 +258,11 @@ class _Search:
         self.eps, self.vol_tol, self.len_tol = eps, vol_tol, len_tol
         self.mid, self.half_width = (lower + upper) / 2, (upper - lower) / 2
         self.dim = lower.size
-        self.partition = _Partition(self.dim, self.max_evals, locally_biased)
-        self.nit, self.stop_reason, self.pending = 0, "", None
+        # "pairs_in_order" evaluates up to one point past the budget and places all children of the rectangle
+        # cut short; "finish" grows the partition in the round that passes the budget.
+        capacity = self.max_evals + (2 * self.dim if last_round == "pairs_in_order" else 0)
+        self.partition = _Partition(self.dim, capacity, locally_biased)
+        self.nit, self.stop_reason, self.pending, self.cut_short = 0, "", None, None
 
     def next_points(self):
         partition = self.partition
@@ -246,7 +271,8 @@ class _Search:
             return self.mid + partition.centres[:1] * self.half_width
         if self.stop_reason:
             return None
-        self.stop_reason = partition.stop_reason(self.vol_tol, self.len_tol)
+        self.stop_reason = "max_evals" if partition.size >= self.max_evals else ""
+        self.stop_reason = self.stop_reason or partition.stop_reason(self.vol_tol, self.len_tol)
         if self.max_iters is not None and self.nit >= self.max_iters:
             self.stop_reason = self.stop_reason or "max_iters"
         if self.stop_reason:
@@ -255,6 +281,16 @@ class _Search:
         if selected.size == 0:
             self.stop_reason = "max_depth"
             return None
+        if self.last_round == "pairs_in_order":
+            return self._round_of_pairs_in_order(selected)
+        if self.last_round == "finish":
+            new_points = 2 * int(np.sum(partition.dim - partition.total_cuts[selected] % partition.dim))
+            if partition.size + new_points >= self.max_evals:
+                self.stop_reason = "max_evals"  # after this round
+                partition.reserve(partition.size + new_points)
+            self.nit += 1
+            self.pending = selected
+            return self.mid + partition.place_children(selected) * self.half_width
         # Best centres first, so that a budget cut keeps the most promising.
         selected, n_fit = _best_first_within_budget(selected, partition.values, partition.total_cuts,
                                                     partition.dim, self.max_evals - partition.size)
@@ -267,19 +303,47 @@ class _Search:
         new_centres = partition.place_children(self.pending)
         return self.mid + new_centres * self.half_width
 
+    def _round_of_pairs_in_order(self, selected):
+        """The round of ``diRect.m``: whole rectangles in selection order while the pairs fit, then the first
+        sides of the one cut short (a pair is evaluated while fewer than max_evals points have been)."""
+        partition = self.partition
+        pairs_left = -(-(self.max_evals - partition.size) // 2)
+        sides = partition.dim - partition.total_cuts[selected] % partition.dim
+        n_whole = int(np.searchsorted(np.cumsum(sides), pairs_left, side="right"))
+        self.cut_short = None
+        if n_whole < selected.size:
+            self.stop_reason = "max_evals"
+            pairs_of_last = pairs_left - int(sides[:n_whole].sum())
+            if pairs_of_last > 0:
+                self.cut_short = (int(selected[n_whole]), pairs_of_last)
+        if n_whole == 0 and self.cut_short is None:
+            return None
+        self.nit += 1
+        self.pending = selected[:n_whole]
+        new_centres = partition.place_children(self.pending)
+        if self.cut_short is not None:
+            parent, n_pairs = self.cut_short
+            self.cut_short_centres = _children_centres(partition, parent)
+            new_centres = np.concatenate([new_centres, self.cut_short_centres[:2 * n_pairs]])
+        return self.mid + new_centres * self.half_width
+
     def record(self, values):
-        n_points = 1 if not len(self.pending) else 2 * self.partition.pending_pairs
+        n_whole = 1 if self.partition.size == 0 else 2 * self.partition.pending_pairs
+        n_points = n_whole + (2 * self.cut_short[1] if self.cut_short is not None else 0)
         values = np.asarray(values, dtype=float)
         if values.shape != (n_points,):
             raise ValueError(f"fun must return shape ({n_points},) for X of shape ({n_points}, {self.dim}), "
                              f"got shape {values.shape}.")
         if not np.all(np.isfinite(values)):
             raise ValueError("fun returned non-finite values; DIRECT needs finite ones.")
-        if not len(self.pending):
+        if self.partition.size == 0:
             self.partition.values[0] = values[0]
             self.partition.size = 1
-        else:
-            self.partition.record_children(self.pending, values)
+            return
+        if len(self.pending):
+            self.partition.record_children(self.pending, values[:n_whole])
+        if self.cut_short is not None:
+            _record_cut_short(self.partition, *self.cut_short, self.cut_short_centres, values[n_whole:])
 
     def result(self):
         partition = self.partition
@@ -320,6 +384,15 @@ class _Partition:
         self.third_of_side = 2.0 * 3.0 ** -(np.arange(_MAX_TRISECTIONS_PER_SIDE + 1) + 1.0)
         self.centres[0], self.cuts[0], self.total_cuts[0] = 0.0, 0, 0
         self.size = 0  # the centre counts once its value is recorded
+
+    def reserve(self, capacity):
+        """Room for ``capacity`` rectangles (the rows kept)."""
+        if capacity > self.values.size:
+            extra = capacity - self.values.size
+            self.centres = np.concatenate([self.centres, np.empty((extra, self.dim))])
+            self.cuts = np.concatenate([self.cuts, np.empty((extra, self.dim), dtype=self.cuts.dtype)])
+            self.values = np.concatenate([self.values, np.empty(extra)])
+            self.total_cuts = np.concatenate([self.total_cuts, np.empty(extra, dtype=self.total_cuts.dtype)])
 
     @property
     def best(self):
@@ -486,6 +559,46 @@ def _record_children(cuts, total_cuts, values, parents, parent_of_pair, side_of_
         for k in range(n_sides):
             cuts[parent, side_of_pair[first + k]] += 1
         total_cuts[parent] += n_sides
+
+
+def _children_centres(partition, parent):
+    """The centres c + delta e_i, c - delta e_i of ``parent``'s longest sides i, pair after pair (cube units)."""
+    centre, cuts = partition.centres[parent], partition.cuts[parent]
+    sides = np.flatnonzero(cuts == partition.total_cuts[parent] // partition.dim)
+    children = np.repeat(centre[None, :], 2 * sides.size, axis=0)
+    for pair, side in enumerate(sides):
+        delta = partition.third_of_side[cuts[side]]
+        children[2 * pair, side] += delta
+        children[2 * pair + 1, side] -= delta
+    return children
+
+
+def _record_cut_short(partition, parent, n_pairs, children, values):
+    """``diRect.m``'s division of a rectangle whose first ``n_pairs`` sides were evaluated before the budget ran
+    out: its sides are ranked by their better sample with 0 for each unevaluated one, the children of rank r take
+    rows size + 2r, size + 2r + 1 (an unevaluated side's at the parent's centre, value 0), only the first
+    ``n_pairs`` ranks are kept (diRect.m's counter covers no more), and the parent is cut along every longest
+    side."""
+    dim = partition.dim
+    sides = np.flatnonzero(partition.cuts[parent] == partition.total_cuts[parent] // dim)
+    child_values = np.zeros(2 * sides.size)
+    child_values[:2 * n_pairs] = values
+    children = children.copy()
+    children[2 * n_pairs:] = partition.centres[parent]
+    better = np.maximum(child_values[0::2], child_values[1::2])
+    cuts = partition.cuts[parent].copy()
+    for rank, pair in enumerate(np.argsort(-better, kind="mergesort")):
+        cuts[sides[pair]] += 1
+        if rank < n_pairs:
+            for offset in (0, 1):
+                row = partition.size + 2 * rank + offset
+                partition.centres[row] = children[2 * pair + offset]
+                partition.cuts[row] = cuts
+                partition.total_cuts[row] = partition.total_cuts[parent] + rank + 1
+                partition.values[row] = child_values[2 * pair + offset]
+    partition.cuts[parent] = cuts
+    partition.total_cuts[parent] += sides.size
+    partition.size += 2 * n_pairs
 
 
 def maximize_with_restarts(fun, bounds, rng, *, n_candidates=1000, n_restarts=5,

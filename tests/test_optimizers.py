@@ -1,4 +1,6 @@
 """Properties of the acquisition maximizers in common.optimizers."""
+from pathlib import Path
+
 import numpy as np
 import pytest
 from scipy.optimize import direct
@@ -208,6 +210,58 @@ def test_direct_nfev_within_documented_budget_rule(dim, budget):
     assert result.stop_reason == "max_evals"
 
 
+def points_of(recorder):
+    return {tuple(np.round(x, 9)) for batch in recorder.batches for x in batch}
+
+
+@pytest.mark.parametrize("dim, budget", [(1, 7), (2, 100), (2, 1000), (5, 333), (12, 500)])
+def test_direct_last_rounds_share_every_round_but_the_last(dim, budget):
+    """best_first divides some of the last round's rectangles, pairs_in_order some of their sides, finish all."""
+    fun, bounds = (lambda X: np.sin(5 * X).sum(axis=1)), np.tile([0.0, 1.0], (dim, 1))
+    points, nfev = {}, {}
+    for last_round in ("best_first", "pairs_in_order", "finish"):
+        recorder = CallRecorder(fun)
+        result = direct_maximize(recorder, bounds, budget, vol_tol=0.0, len_tol=0.0, last_round=last_round)
+        assert result.nfev == sum(len(batch) for batch in recorder.batches)
+        assert result.stop_reason == "max_evals"
+        points[last_round], nfev[last_round] = points_of(recorder), result.nfev
+    assert points["best_first"] <= points["finish"] and points["pairs_in_order"] <= points["finish"]
+    assert budget <= nfev["pairs_in_order"] <= budget + 1
+    assert nfev["finish"] >= budget
+
+
+def read_authors_direct():
+    """tests/data/authors_direct.txt, written by benchmarks/octave/direct_reference.m under GNU Octave from the
+    authors' diRect.m: per case (maxevals, maxits, n, best value, best point, points)."""
+    lines = (Path(__file__).parent / "data" / "authors_direct.txt").read_text().splitlines()
+    cases, row = [], 0
+    while row < len(lines):
+        _, max_evals, max_its, n, *numbers = lines[row].split()
+        n, numbers = int(n), [float(v) for v in numbers]
+        points = np.array([[float(v) for v in line.split()] for line in lines[row + 1:row + 1 + n]])
+        cases.append((int(max_evals), int(max_its), numbers[0], np.array(numbers[1:]), points))
+        row += 1 + n
+    return cases
+
+
+@pytest.mark.parametrize("case", read_authors_direct(), ids=lambda case: f"maxevals{case[0]}-maxits{case[1]}")
+def test_direct_samples_and_returns_what_the_authors_diRect_does(case):
+    """With opts.maxevals, the authors' diRect.m ends as "pairs_in_order" (a rectangle cut short can return its
+    centre with value 0 where every value is negative, as at 37, 44 and 75); without, as "finish" after 50."""
+    max_evals, max_its, best_value, best_point, their_points = case
+    bounds = np.array([[-1.0, 2.0], [-3.0, 1.0], [0.0, 1.0]])
+    recorder = CallRecorder(lambda T: -((T[:, 0] - 0.3) ** 2 + 2 * (T[:, 1] + 0.2) ** 2 + 0.5 * (T[:, 2] - 0.6) ** 2)
+                            + 0.1 * np.sin(5 * T[:, 0]) - 5)
+    if max_evals:
+        result = direct_maximize(recorder, bounds, max_evals, vol_tol=0.0, len_tol=0.0, last_round="pairs_in_order")
+    else:
+        result = direct_maximize(recorder, bounds, 50, max_iters=max_its, vol_tol=0.0, len_tol=0.0,
+                                 last_round="finish")
+    assert points_of(recorder) == {tuple(np.round(x, 9)) for x in their_points}
+    assert result.fun == pytest.approx(best_value, abs=1e-12)
+    np.testing.assert_allclose(result.x, best_point, atol=1e-12)
+
+
 def test_direct_evaluates_each_iteration_in_one_batched_call():
     recorder = CallRecorder(hartmann6)
     result = direct_maximize(recorder, HARTMANN6_BOUNDS, 1000)
@@ -255,6 +309,7 @@ def test_direct_stops_on_len_tol_before_budget():
     ({"fun": lambda X: X}, "fun"),
     ({"fun": lambda X: np.full(len(X), np.nan)}, "fun"),
     ({"eps": -1.0}, "eps"),
+    ({"last_round": "all"}, "last_round"),
 ])
 def test_direct_errors_name_the_parameter(kwargs, parameter):
     arguments = {"fun": lambda X: X.sum(axis=1), "bounds": np.array([[0.0, 1.0]] * 2),

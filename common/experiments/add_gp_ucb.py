@@ -97,7 +97,7 @@ SETTINGS = {"authors": {"prior_mean": "zero", "scale_units": "std", "direct_to_b
 _PAPER = dict(configurations=[configuration_name(*c) for c in CONFIGURATIONS], T_bo=400, n_runs=20,
               budget_scale=1.0, n_dec_factor=5, add_dims=None, real_world=list(REAL_WORLD), real_world_T=400,
               real_world_runs=10, ablation_configuration="(24,6,4)", ablation_runs=10, confirmatory=False,
-              settings="authors", earlier_settings_runs=20)
+              settings="authors", earlier_settings_runs=20, authors_details_runs=20)
 # The ablation of single choices against the synthetic block's runs of the same seeds and settings, each alone:
 # the paper's literal first 25 iterations (h = 1e-5, nothing learned; the text and the authors' code disagree,
 # spec §2.5, §8) and each setting in which the two SETTINGS differ, set to the other's value.
@@ -106,15 +106,23 @@ ABLATIONS = {
                 "sigma range in variance units": {"scale_units": "variance"}},
     "earlier": {"first 25 at h = 1e-5": {"initial_bandwidth": 1e-5}, "zero prior mean": {"prior_mean": "zero"}},
 }
-# The configuration keys an ablation may set, on top of its settings.
-ABLATED_CHOICES = ("initial_bandwidth", "prior_mean", "scale_units")
+# Two details of the authors' code in which the "authors" settings depart from it, found by replaying the runs of
+# their code under GNU Octave (benchmarks/authors_add_gp_ucb.py; issue 43): std(y_init) of the noise and of
+# sigma's range is MATLAB's sample std (divided by n - 1), and their diRect.m ends its searches as
+# PracticalAddGPUCB's direct_rounds="authors" does. The block "authors_details" runs Add-* and GP-UCB on
+# AUTHORS_DETAILS_CONFIGURATION with both, at the synthetic block's seeds, and authors_details_table measures them.
+AUTHORS_DETAILS = {"init_std": "sample", "direct_rounds": "authors"}
+AUTHORS_DETAILS_CONFIGURATION, AUTHORS_DETAILS_METHODS = "(10,3,3)", ("GP-UCB", "Add-*")
+# The configuration keys an ablation or the authors_details block may set, on top of its settings.
+ABLATED_CHOICES = ("initial_bandwidth", "prior_mean", "scale_units", *AUTHORS_DETAILS)
 SCALES = {
     "smoke": {**_PAPER, "configurations": ["(10,3,3)"], "T_bo": 6, "n_runs": 1, "budget_scale": 0.1, "n_dec_factor": 1,
               "add_dims": {"10": [3]}, "real_world": [SDSS], "real_world_T": 4, "real_world_runs": 1,
-              "ablation_configuration": "(10,3,3)", "ablation_runs": 1, "earlier_settings_runs": 1},
+              "ablation_configuration": "(10,3,3)", "ablation_runs": 1, "earlier_settings_runs": 1,
+              "authors_details_runs": 1},
     "quick": {**_PAPER, "configurations": ["(10,3,3)", "(24,6,4)"], "T_bo": 60, "n_runs": 3, "budget_scale": 0.25,
               "n_dec_factor": 2, "add_dims": {"10": [3], "24": [6]}, "real_world_T": 30, "real_world_runs": 2,
-              "ablation_runs": 3, "earlier_settings_runs": 0},
+              "ablation_runs": 3, "earlier_settings_runs": 0, "authors_details_runs": 0},
     "paper": _PAPER,
 }
 PUBLISHED = {"scale": "paper", "confirmatory": "powered"}
@@ -139,7 +147,7 @@ ALLOWED = {
     "budget_scale": _check_budget_scale, "n_dec_factor": range(1, 21), "add_dims": _check_add_dims,
     "real_world": list(REAL_WORLD), "real_world_T": range(1, 1001), "real_world_runs": range(0, 101),
     "ablation_configuration": list(BY_NAME), "ablation_runs": range(0, 101), "confirmatory": [False, True, "powered"],
-    "settings": list(SETTINGS), "earlier_settings_runs": range(0, 101),
+    "settings": list(SETTINGS), "earlier_settings_runs": range(0, 101), "authors_details_runs": range(0, 101),
 }
 
 
@@ -174,6 +182,7 @@ def make_grid(params):
     if params["settings"] != "earlier":
         grid += synthetic_grid(params, "earlier", params["earlier_settings_runs"])
     grid += ablation_grid(params)
+    grid += authors_details_grid(params)
     grid += real_world_grid(params, params["settings"], params["real_world_runs"])
     if params["settings"] != "earlier":
         grid += real_world_grid(params, "earlier", min(params["real_world_runs"], params["earlier_settings_runs"]))
@@ -426,6 +435,84 @@ def _viola_jones():
 
 REAL_WORLD_PROBLEMS = {SDSS: _sdss, VIOLA_JONES: _viola_jones}
 REAL_WORLD_DIMS = {SDSS: 20, VIOLA_JONES: 22}
+
+
+def authors_details_grid(params):
+    """Add-* and GP-UCB on AUTHORS_DETAILS_CONFIGURATION under the "authors" settings with the two details of the
+    authors' code they miss (:data:`AUTHORS_DETAILS`), seeds 0 to ``authors_details_runs`` - 1: the synthetic
+    block's runs of the same seeds are the same runs without them (none under the "earlier" settings)."""
+    if params["settings"] != "authors" or not params["authors_details_runs"]:
+        return []
+    if AUTHORS_DETAILS_CONFIGURATION not in params["configurations"] or (
+            params["authors_details_runs"] > params["n_runs"]):
+        raise ValueError(f"authors_details_runs ({params['authors_details_runs']}) needs configuration "
+                         f"{AUTHORS_DETAILS_CONFIGURATION} in configurations and at most n_runs ({params['n_runs']}) "
+                         "seeds: the block is compared with the synthetic block's runs; set it to 0 otherwise")
+    return [{"paper": PAPER, "experiment": "authors_details", "problem": AUTHORS_DETAILS_CONFIGURATION,
+             "method": method, "seed": seed, "T_bo": params["T_bo"], "budget_scale": params["budget_scale"],
+             "n_dec_factor": params["n_dec_factor"], **settings_key("authors"), **AUTHORS_DETAILS}
+            for method in AUTHORS_DETAILS_METHODS for seed in range(params["authors_details_runs"])]
+
+
+def authors_details_table(table, at=(25, 50, 100, 410)):
+    """Per method of the authors_details block: the mean simple regret S_T at T = ``at`` (queries, the initial
+    design included; those the runs reach) of the synthetic block's runs (published) and of the same seeds with
+    the authors' two details (:data:`AUTHORS_DETAILS`), and the paired ratio (with the details over without) at
+    T = 50 and at the last T with its 95 % interval, its ``outcome`` and whether it lies within the project's
+    margin of 1.1x (as :func:`ablation_table`)."""
+    details = table[table["experiment"] == "authors_details"]
+    rows = []
+    for method, with_details in details.groupby("method", sort=False):
+        seeds = with_details["seed"].unique()
+        without = table[(table["experiment"] == "synthetic") & (table["problem"] == AUTHORS_DETAILS_CONFIGURATION)
+                        & (table["method"] == method) & (settings_of(table) == "authors")
+                        & table["seed"].isin(seeds)]
+        last = int(min(with_details["eval"].max(), without["eval"].max())) + 1
+        row = {"method": method, "seeds": len(seeds)}
+        for T in [T for T in at if T <= last]:
+            for name, frame in (("published", without), ("authors' details", with_details)):
+                row[f"S_{T} {name}"] = frame.loc[frame["eval"] == T - 1, "simple_regret"].mean()
+        for T in dict.fromkeys((50, last)):
+            a, b = (frame[frame["eval"] == T - 1].set_index("seed")["simple_regret"]
+                    for frame in (with_details, without))
+            comparison = stats.paired_by_seed(a, b, higher_is_better=False, scale="ratio")
+            if comparison is None:
+                continue
+            equivalent = stats.judge_cell(comparison, "equivalent", stats.DEFAULT_MARGIN)
+            row.update({f"ratio at T={T}": str(comparison.effect), f"outcome at T={T}": stats.lower_or_higher(comparison),
+                        f"within 1.1x at T={T}": {"supported": "yes", "contradicted": "no"}.get(
+                            equivalent.judgement, "undecided")})
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def authors_function(permutation):
+    """The (10,3,3) function of a run of the authors' code: their coordinate permutation (0-based) makes the
+    groups, as ``getAdditiveFunction.m`` does."""
+    problem = AdditiveTrimodal(10, 3, rng=0, n_groups=3)
+    problem.groups = np.asarray(permutation)[:9].reshape(3, 3)
+    return problem
+
+
+def replay_authors_run(record, iterations, settings="authors", **choices):
+    """Replay a run of the authors' code (a record of ``benchmarks/authors_add_gp_ucb.py``): at each of its first
+    ``iterations`` BO iterations, our method (the record's, under ``settings`` and ``choices``), given the authors'
+    queries and values so far, proposes a point; returns the distance (max norm) between it and the authors'
+    query, per iteration. 0 means the same point: both codes make the same choice on the same data."""
+    from common.bo import BayesianOptimization
+
+    problem = authors_function(record["permutation"])
+    config = {"problem": AUTHORS_DETAILS_CONFIGURATION, "method": record["method"], "budget_scale": 1.0,
+              "n_dec_factor": 5, **settings_key(settings), **choices}
+    queries, values = np.asarray(record["queries"]), np.asarray(record["values"])
+    loop = BayesianOptimization(problem.bounds, make_method(config, problem), make_rng(PAPER, "replay"))
+    loop.tell(queries[:N_INIT], values[:N_INIT])
+    distances = []
+    for t in range(N_INIT, min(N_INIT + iterations, len(values))):
+        proposal = np.atleast_2d(loop.ask())[0]
+        distances.append(float(np.abs(proposal - queries[t]).max()))
+        loop.tell(queries[t:t + 1], values[t:t + 1])
+    return np.array(distances)
 
 
 def make_problem(name):

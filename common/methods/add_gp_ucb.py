@@ -95,12 +95,15 @@ class AddGPUCB(GPAcquisitionMethod):
         True: each DIRECT search stops only at its budget (no volume or side-length tolerance), as the
         authors' ``diRect.m`` (whose only other rule, 100 trisections of a side, is never reached here);
         False: also at :func:`~common.optimizers.direct_maximize`'s default tolerances.
+    direct_last_round : {"best_first", "finish", "pairs_in_order"}, default "best_first"
+        How each DIRECT search ends the round that reaches its budget (``last_round`` of
+        :func:`~common.optimizers.direct_maximize`; the authors' ``diRect.m`` is "pairs_in_order").
     **gp_options : noise_variance, noise_bounds, y_transform, mle_restarts, fit_hyperparameters
         of :class:`~common.bo.GPAcquisitionMethod`.
     """
 
     def __init__(self, kernel, bounds, max_evals, step=None, name="Add-GP-UCB", direct_to_budget=False,
-                 **gp_options):
+                 direct_last_round="best_first", **gp_options):
         if not isinstance(kernel, AdditiveKernel):
             raise ValueError(f"kernel must be an AdditiveKernel (one group of all coordinates for GP-UCB); "
                              f"got {kernel!r}.")
@@ -108,6 +111,7 @@ class AddGPUCB(GPAcquisitionMethod):
         self.max_evals = int(max_evals)
         self.step = step or (lambda n_observations, iteration: n_observations + 1)
         self.direct_options = {"vol_tol": 0.0, "len_tol": 0.0} if direct_to_budget else {}
+        self.direct_options["last_round"] = direct_last_round
 
     def propose(self, X, y, iteration, rng):
         gp = self.fit_model(X, y, rng)
@@ -240,37 +244,47 @@ def _sum_of_group_products(factors, order, starts):
     return K
 
 
-def fit_scale_and_bandwidth(likelihood, groups, log_bounds, max_evals=50):
+def fit_scale_and_bandwidth(likelihood, groups, log_bounds, max_evals=50, **direct_options):
     """The shared scale sigma and bandwidth h of every group's kernel sigma exp(-|z - z'|^2 / (2 h^2)),
     maximizing ``likelihood`` (a :class:`DecompositionLikelihood`) by DIRECT over (log h, log sigma) in
-    ``log_bounds`` (the authors' code: about 50 evaluations). Returns the AdditiveKernel."""
+    ``log_bounds`` (the authors' code: diRect.m's default budget max(2^3, 50) = 50 evaluations), with
+    ``direct_options`` of :func:`~common.optimizers.direct_maximize`. Returns the AdditiveKernel."""
     pairwise = likelihood.pairwise(groups)
 
     def likelihoods(log_values):
         return np.array([likelihood(groups, np.exp(log_h), np.exp(log_s), pairwise) for log_h, log_s in log_values])
 
-    log_h, log_s = direct_maximize(likelihoods, log_bounds, max_evals).x
+    log_h, log_s = direct_maximize(likelihoods, log_bounds, max_evals, **direct_options).x
     return AdditiveKernel(SquaredExponential(np.exp(log_h), np.exp(log_s)), groups)
 
 
-def learn_decomposition(likelihood, group_dim, n_decompositions, log_bounds, rng):
+def learn_decomposition(likelihood, group_dim, n_decompositions, log_bounds, rng, **direct_options):
     """Algorithm 2's partial maximization of the marginal likelihood over decompositions (authors' code):
     fit (h, sigma) on a random decomposition, score ``n_decompositions`` random ones at those values, keep
-    the best, and fit (h, sigma) again on it. Returns the AdditiveKernel."""
+    the best, and fit (h, sigma) again on it (``direct_options``: of :func:`fit_scale_and_bandwidth`). Returns
+    the AdditiveKernel."""
     dim = likelihood.dim
     if group_dim == 1 or group_dim >= dim:  # every decomposition is the same set of groups
-        return fit_scale_and_bandwidth(likelihood, random_decomposition(dim, group_dim, rng), log_bounds)
-    kernel = fit_scale_and_bandwidth(likelihood, random_decomposition(dim, group_dim, rng), log_bounds)
+        return fit_scale_and_bandwidth(likelihood, random_decomposition(dim, group_dim, rng), log_bounds,
+                                       **direct_options)
+    kernel = fit_scale_and_bandwidth(likelihood, random_decomposition(dim, group_dim, rng), log_bounds,
+                                     **direct_options)
     bandwidth, scale = float(kernel.base.lengthscale[0]), kernel.base.variance
     candidates = [random_decomposition(dim, group_dim, rng) for _ in range(n_decompositions)]
     scores = likelihood.scores(candidates, bandwidth, scale)
-    return fit_scale_and_bandwidth(likelihood, candidates[int(np.argmax(scores))], log_bounds)
+    return fit_scale_and_bandwidth(likelihood, candidates[int(np.argmax(scores))], log_bounds, **direct_options)
 
 
 # The prior means of the practical algorithm and the GP's y_transform that gives each.
 PRIOR_MEANS = {"zero": "none", "mean": "center"}
 # The units of the scale sigma's range [0.03, 30] s, s being std(y_init) or its square.
 SCALE_UNITS = ("std", "variance")
+# std(y_init) of the noise and of sigma's range, and its ddof: numpy's default, or MATLAB's (n_init - 1).
+INIT_STDS = {"population": 0, "sample": 1}
+# How the DIRECT searches of the acquisition and of the likelihood end (PracticalAddGPUCB's direct_rounds).
+DIRECT_ROUNDS = {"project": {"acquisition": "best_first", "likelihood": {"last_round": "best_first"}},
+                 "authors": {"acquisition": "pairs_in_order",
+                             "likelihood": {"last_round": "finish", "max_iters": 8}}}
 
 
 class PracticalAddGPUCB(AddGPUCB):
@@ -306,15 +320,29 @@ class PracticalAddGPUCB(AddGPUCB):
         sigma's range is [0.03, 30] std(y_init) (the authors' scripts and library) or [0.03, 30] var(y_init).
     direct_to_budget : bool, default True
         Whether the acquisition's DIRECT runs to its budget, as the authors' ``diRect.m`` (see :class:`AddGPUCB`).
+    direct_rounds : {"project", "authors"}, default "project"
+        How the DIRECT searches end. "project": the acquisition's and the likelihood's (50 evaluations) divide
+        whole rectangles, best first, within their budgets. "authors": as the authors' ``diRect.m`` is called,
+        the acquisition's evaluates pairs of points in the order of its rectangles up to one past its budget
+        and the likelihood's (no ``maxevals`` given) finishes the round that reaches 50 evaluations, or stops
+        after 8 rounds (``last_round`` "pairs_in_order" and "finish" of
+        :func:`~common.optimizers.direct_maximize`).
+    init_std : {"population", "sample"}, default "population"
+        The std(y_init) of the noise and of sigma's range: divided by n_init, or by n_init - 1 as MATLAB's and
+        Octave's ``std``, which the authors' ``boProcessParams.m`` calls, computes it.
     """
 
     def __init__(self, bounds, max_evals, *, group_dim=None, groups=None, n_decompositions=None,
                  relearn_every=25, n_init=10, name=None, initial_bandwidth=None, prior_mean="zero",
-                 scale_units="std", direct_to_budget=True):
+                 scale_units="std", direct_to_budget=True, direct_rounds="project", init_std="population"):
         if prior_mean not in PRIOR_MEANS:
             raise ValueError(f"prior_mean must be one of {list(PRIOR_MEANS)}; got {prior_mean!r}.")
         if scale_units not in SCALE_UNITS:
             raise ValueError(f"scale_units must be one of {list(SCALE_UNITS)}; got {scale_units!r}.")
+        if direct_rounds not in DIRECT_ROUNDS:
+            raise ValueError(f"direct_rounds must be one of {list(DIRECT_ROUNDS)}; got {direct_rounds!r}.")
+        if init_std not in INIT_STDS:
+            raise ValueError(f"init_std must be one of {list(INIT_STDS)}; got {init_std!r}.")
         if initial_bandwidth is not None and not initial_bandwidth > 0:
             raise ValueError(f"initial_bandwidth must be None or a positive number; got {initial_bandwidth!r}.")
         bounds = np.asarray(bounds, dtype=float)
@@ -329,16 +357,20 @@ class PracticalAddGPUCB(AddGPUCB):
         start = groups if groups is not None else random_decomposition(dim, group_dim, np.random.default_rng(0))
         label = name or (f"Add-{group_dim}/{-(-dim // group_dim)}" if group_dim else "Add-GP-UCB")
         super().__init__(AdditiveKernel(SquaredExponential(1.0), start), bounds, max_evals, name=label,
-                         direct_to_budget=direct_to_budget, y_transform=PRIOR_MEANS[prior_mean],
+                         direct_to_budget=direct_to_budget,
+                         direct_last_round=DIRECT_ROUNDS[direct_rounds]["acquisition"],
+                         y_transform=PRIOR_MEANS[prior_mean],
                          fit_hyperparameters=False)
         self.bandwidth_upper, self._small_std_streak, self._relearn_now = BANDWIDTH_RANGE[1], 0, False
         self.initial_bandwidth, self._fixed_start = initial_bandwidth, False
+        self.init_ddof = INIT_STDS[init_std]
+        self.likelihood_direct = DIRECT_ROUNDS[direct_rounds]["likelihood"]
 
     def fit_model(self, X, y, rng):
         n_observed = len(y) - self.n_init  # BO iterations so far
         # The authors' scale is std(y_init); where the initial values are all equal (a flat region), the
         # spread of every observation so far, else 1, keeps the noise and sigma range positive.
-        spread = np.std(y[:self.n_init]) or np.std(y) or 1.0
+        spread = np.std(y[:self.n_init], ddof=self.init_ddof) or np.std(y) or 1.0
         reference_scale = spread**self.scale_power
         self._fixed_start = self.initial_bandwidth is not None and n_observed < self.relearn_every
         if self._fixed_start:
@@ -352,10 +384,11 @@ class PracticalAddGPUCB(AddGPUCB):
                                  [0.03 * reference_scale, 30.0 * reference_scale]])
             likelihood = DecompositionLikelihood(X, y, self.gp_options["noise_variance"], center=self.centered)
             if self.group_dim is None:
-                self.kernel = fit_scale_and_bandwidth(likelihood, self.kernel.groups, log_bounds)
+                self.kernel = fit_scale_and_bandwidth(likelihood, self.kernel.groups, log_bounds,
+                                                      **self.likelihood_direct)
             else:
                 self.kernel = learn_decomposition(likelihood, self.group_dim, self.n_decompositions, log_bounds,
-                                                  rng)
+                                                  rng, **self.likelihood_direct)
         return GaussianProcess(self.kernel, **self.gp_options).fit(X, y)
 
     def propose(self, X, y, iteration, rng):
