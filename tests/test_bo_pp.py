@@ -293,3 +293,15 @@ def test_zeros_by_budget_sums_the_centred_functions_per_acquisition():
     assert (zeros["zeros at 10·d"] == 10).all() and (zeros["zeros at 500·d"] == 4).all()  # Hart6 left out
     assert zeros.loc["PI", "paper"] == "Griewank 0, Rastrigin 0.0524"
     assert experiment.zeros_by_budget(experiment.direct_budget_table(_finals(rows), numbers, 500), ["Dropwave"]) is None
+
+
+def test_the_smallest_budget_reading_names_zeros_the_paper_does_not_print():
+    rows = []
+    for acquisition in ("UCB", "PI"):
+        rows += [("synthetic", "Griewank", acquisition, 0.0, seed, 500, 0.3) for seed in range(5)]
+        rows += [("direct_ablation", "Griewank", acquisition, 0.0, seed, 10, 0.0) for seed in range(5)]
+    numbers = claims.load_paper_numbers("bo_pp")
+    reading = experiment.smallest_budget_reading(experiment.direct_budget_table(_finals(rows), numbers, 500))
+    assert "PI on Griewank (paper 0)" in reading.split("it is not for")[0]   # the paper's zero, matched
+    assert "UCB on Griewank (paper 0.2357)" in reading.split("it is not for")[1]   # a zero the paper does not print
+    assert experiment.smallest_budget_reading(None) is None

@@ -541,6 +541,32 @@ def zeros_by_budget(budget_table, functions):
     return pd.DataFrame(found)
 
 
+def smallest_budget_reading(budget_table):
+    """What the smallest DIRECT budget of :func:`direct_budget_table` shows about the paper's exact zeros, in one
+    sentence: the cells where every run ends at zero regret at that budget, split by whether the paper's mean there
+    is 0 as well. A cell at 0 where the paper's mean is not means that budget would have given the paper a zero it
+    does not print, so it alone does not make the paper's pattern. None when there is no table."""
+    if budget_table is None or budget_table.empty:
+        return None
+    column = next(name for name in budget_table.columns if name.startswith("S_T at "))
+    budget = column.removeprefix("S_T at ")
+    at_zero = budget_table[budget_table[column] == 0]
+    if at_zero.empty:
+        return f"At {budget}, the smallest budget, no cell has every run at zero regret."
+
+    def cells(rows):
+        return ", ".join(f"{row.acquisition} on {row.function} (paper {row.paper:g})" for row in rows.itertuples())
+
+    matched, unmatched = at_zero[at_zero["paper"] == 0], at_zero[at_zero["paper"] > 0]
+    words = f"At {budget}, the smallest budget, every run ends at zero regret in {len(at_zero)} cells"
+    if len(matched):
+        words += f"; the paper's mean is 0 too for {cells(matched)}"
+    if len(unmatched):
+        words += (f"; it is not for {cells(unmatched)}: here a budget that small brings those to zero too, which "
+                  "the paper's means rule out, so a tiny budget alone does not explain the paper's zeros")
+    return words + "."
+
+
 def shifted_box_table(finals):
     """BO and BO-PP on the usual and on the shifted box, per (function, method), same seeds.
 
