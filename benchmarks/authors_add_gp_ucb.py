@@ -11,12 +11,14 @@ Set-up (Debian's packages; the statistics package has mvnpdf, which their test f
     apt-get install --no-install-recommends octave octave-statistics
     git clone https://github.com/kirthevasank/add-gp-bandits /path/to/add-gp-bandits
 
-Run (each run is saved as soon as it ends, so a stopped call resumes; about 15 CPU-minutes a run at T = 410):
+Run (each run is saved as soon as it ends, so a stopped call resumes; a longer --T later replaces the shorter runs,
+whose queries are its first ones):
 
+    nice -n 19 python benchmarks/authors_add_gp_ucb.py --authors-code /path/to/add-gp-bandits --seeds 10 --T 110
     nice -n 19 python benchmarks/authors_add_gp_ucb.py --authors-code /path/to/add-gp-bandits --seeds 10
     python benchmarks/authors_add_gp_ucb.py --report      # the table from what is saved
 
-Each run goes to benchmarks/results/authors_add_gp_ucb/<settings>/<method>-seed<k>.json (the optimum, the
+Each run goes to data/authors_code/add_gp_ucb/<settings>/<method>-seed<k>.json (the optimum, the
 function's coordinate permutation (0-based), every query and its value, CPU seconds, Octave's version, a
 fingerprint of the authors' files); --report prints the mean
 simple regret S_T and average regret R_T/T (the initial points count, as in their getRegrets.m) at
@@ -39,7 +41,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 DRIVER = ROOT / "benchmarks" / "octave"
-RUNS = ROOT / "benchmarks" / "results" / "authors_add_gp_ucb"
+RUNS = ROOT / "data" / "authors_code" / "add_gp_ucb"  # read by the add_gp_ucb notebook, so under data/
 TABLE = ROOT / "benchmarks" / "results" / "authors_add_gp_ucb.csv"
 METHODS = {"Add-*": "add-star", "GP-UCB": "gp-ucb"}
 SETTINGS = ("library", "figure")
@@ -50,6 +52,13 @@ AUTHORS_FOLDERS = ("addGPLibkky", "BOLibkky", "utils")
 
 def run_path(settings, method, seed):
     return RUNS / settings / f"{METHODS[method]}-seed{seed}.json"
+
+
+def saved_length(settings, method, seed):
+    """The queries of the saved run (0 if none). A shorter run is the prefix of a longer one of the same seed (the
+    draws do not depend on the number of iterations), so computing the longer one replaces it."""
+    path = run_path(settings, method, seed)
+    return json.loads(path.read_text())["T"] if path.exists() else 0
 
 
 def authors_fingerprint(authors_code):
@@ -164,7 +173,7 @@ def main():
         authors_code = check_authors_code(args.authors_code)
         version, fingerprint = octave_version(), authors_fingerprint(authors_code)
         todo = [(settings, method, seed) for seed in range(1, args.seeds + 1) for settings in args.settings
-                for method in args.methods if not run_path(settings, method, seed).exists()]
+                for method in args.methods if saved_length(settings, method, seed) < args.T]
         print(f"{len(todo)} runs to compute ({version}; authors' files {fingerprint})", flush=True)
         for i, (settings, method, seed) in enumerate(todo, 1):
             record = run_one(authors_code, settings, method, seed, args.T - N_INIT)

@@ -269,7 +269,7 @@ def test_the_authors_details_block_needs_the_seeds_the_synthetic_block_ran():
         experiment.make_grid(params)
 
 
-AUTHORS_RUNS = Path(__file__).resolve().parents[1] / "benchmarks" / "results" / "authors_add_gp_ucb" / "library"
+AUTHORS_RUNS = Path(__file__).resolve().parents[1] / "data" / "authors_code" / "add_gp_ucb" / "library"
 
 
 @pytest.mark.parametrize("method", ["add-star", "gp-ucb"])

@@ -472,3 +472,18 @@ def replace_resamples(comparison):
     """The comparison as if its interval had the default resamples (to ask whether it was near a boundary)."""
     from dataclasses import replace
     return replace(comparison, effect=replace(comparison.effect, resamples=stats.N_RESAMPLES))
+
+
+def test_an_unpaired_interval_covers_the_ratio_of_means_and_narrows_with_more_runs():
+    rng = np.random.default_rng(3)
+    few = stats.estimate_unpaired_effect(rng.gamma(4, 1, 10), rng.gamma(4, 2, 10), "ratio")
+    many = stats.estimate_unpaired_effect(rng.gamma(4, 1, 400), rng.gamma(4, 2, 400), "ratio")
+    for effect in (few, many):
+        assert effect.low <= effect.estimate <= effect.high
+    assert many.low < 0.5 < many.high
+    assert many.high - many.low < few.high - few.low
+
+
+def test_an_unpaired_effect_needs_two_values_a_side():
+    with pytest.raises(ValueError, match="at least 2"):
+        stats.estimate_unpaired_effect([1.0], [1.0, 2.0], "ratio")

@@ -34,7 +34,7 @@ adds the fresh-seed runs of the committed confirmatory plan
 import numpy as np
 import pandas as pd
 
-from common import confirmatory, stats
+from common import confirmatory, paths, stats
 from common.bo import initial_design, run_bo
 from common.methods.add_gp_ucb import PracticalAddGPUCB, PracticalGPEI, RemboObjective
 from common.optimizers import direct_maximize
@@ -483,6 +483,84 @@ def authors_details_table(table, at=(25, 50, 100, 410)):
                         f"within 1.1x at T={T}": {"supported": "yes", "contradicted": "no"}.get(
                             equivalent.judgement, "undecided")})
         rows.append(row)
+    return pd.DataFrame(rows)
+
+
+AUTHORS_CODE = "authors' code"
+
+
+def authors_code_runs(settings="library"):
+    """The runs of the authors' code under Octave (data/authors_code/add_gp_ucb/, made by
+    benchmarks/authors_add_gp_ucb.py) as ``(table, records)``: a tidy table like ours (method, seed, eval, f,
+    simple_regret, average_regret; the initial points count) and the runs' records (for
+    :func:`replay_authors_run`). Both are empty when no run is saved."""
+    import json
+
+    records = [json.loads(path.read_text())
+               for path in sorted((paths.repo_root() / "data" / "authors_code" / PAPER / settings).glob("*.json"))]
+    frames = []
+    for record in records:
+        f = np.asarray(record["values"])
+        regret = record["optimum"] - f
+        frames.append(pd.DataFrame({"method": record["method"], "seed": record["seed"], "eval": np.arange(len(f)),
+                                    "f": f, "simple_regret": np.minimum.accumulate(regret),
+                                    "average_regret": np.cumsum(regret) / np.arange(1, len(f) + 1)}))
+    columns = ["method", "seed", "eval", "f", "simple_regret", "average_regret"]
+    return (pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)), records
+
+
+def authors_code_comparison(table, authors, at=(10, 25, 50, 100, 200, 410)):
+    """Per method and T in ``at`` (queries, the initial points included; those all compared runs reach): the mean
+    simple regret S_T and average regret R_T/T of the authors' code (``authors``, :func:`authors_code_runs`), of
+    the synthetic block's runs on AUTHORS_DETAILS_CONFIGURATION (published) and of the authors_details block, with
+    the ratio of mean S_T, ours (published) over the authors', and its 95 % interval from the two sets of runs
+    resampled apart (:func:`common.stats.estimate_unpaired_effect`: the runs share no seed, no initial points and
+    no function instance)."""
+    ours = table[(table["problem"] == AUTHORS_DETAILS_CONFIGURATION) & (settings_of(table) == "authors")]
+    blocks = {AUTHORS_CODE: authors, "published": ours[ours["experiment"] == "synthetic"],
+              "authors' details": ours[ours["experiment"] == "authors_details"]}
+    rows = []
+    for method in AUTHORS_DETAILS_METHODS:
+        runs = {name: frame[frame["method"] == method] for name, frame in blocks.items()}
+        if runs[AUTHORS_CODE].empty or runs["published"].empty:
+            continue
+        reached = min(int(frame.groupby("seed")["eval"].max().min()) + 1 for frame in runs.values() if not frame.empty)
+        for T in [T for T in at if T <= reached]:
+            row = {"method": method, "T": T}
+            at_T = {name: frame[frame["eval"] == T - 1] for name, frame in runs.items() if not frame.empty}
+            for name, rows_at_T in at_T.items():
+                row[f"S_T {name}"] = rows_at_T["simple_regret"].mean()
+            for name, rows_at_T in at_T.items():
+                row[f"R_T/T {name}"] = rows_at_T["average_regret"].mean()
+            if len(at_T[AUTHORS_CODE]) >= 2:
+                row["S_T ratio (published / authors' code)"] = str(stats.estimate_unpaired_effect(
+                    at_T["published"]["simple_regret"].to_numpy(), at_T[AUTHORS_CODE]["simple_regret"].to_numpy(),
+                    "ratio"))
+            row["runs (authors' code, published)"] = f"{len(at_T[AUTHORS_CODE])}, {len(at_T['published'])}"
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def authors_code_climb(authors, table, window=(11, 60)):
+    """The early climb (:func:`early_climb`) of the authors' code: per method, the largest ratio of its runs' mean
+    R_T/T to the mean R_T/T of our RAND runs on AUTHORS_DETAILS_CONFIGURATION (uniform queries after the same kind
+    of design) at the same T in ``window``, and that T, beside the same ratio of our published runs."""
+    ours = table[(table["problem"] == AUTHORS_DETAILS_CONFIGURATION) & (table["experiment"] == "synthetic")
+                 & (settings_of(table) == "authors")]
+    rand = ours[ours["method"] == "RAND"].groupby("eval")["average_regret"].mean()
+    rows = []
+    for method in AUTHORS_DETAILS_METHODS:
+        row = {"method": method}
+        for name, runs in ((AUTHORS_CODE, authors), ("published", ours)):
+            curve = runs[runs["method"] == method].groupby("eval")["average_regret"].mean()
+            ratios = (curve / rand).dropna()
+            ratios.index = ratios.index + 1  # queries T, the initial design included
+            ratios = ratios.loc[window[0]:window[1]]
+            if ratios.empty:
+                break
+            row.update({f"largest ratio to RAND, {name}": ratios.max(), f"at T, {name}": int(ratios.idxmax())})
+        else:
+            rows.append(row)
     return pd.DataFrame(rows)
 
 
