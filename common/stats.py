@@ -517,6 +517,13 @@ class Effect:
         return f"{self.estimate:+.3g} [{self.low:+.3g}, {self.high:+.3g}]"
 
 
+def _effect_of_means(scale):
+    """The function (mean of a, mean of b) -> the effect on ``scale`` ("ratio" or "difference")."""
+    if scale not in EFFECT_SCALES:
+        raise ValueError(f"scale must be one of {list(EFFECT_SCALES)}; got {scale!r}")
+    return _ratio_of_means if scale == "ratio" else np.subtract
+
+
 def _ratio_of_means(numerator, denominator):
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = numerator / denominator
@@ -564,13 +571,10 @@ def estimate_effect(a, b, scale, *, n_resamples=N_RESAMPLES):
     Effect
     """
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    if scale not in EFFECT_SCALES:
-        raise ValueError(f"scale must be one of {list(EFFECT_SCALES)}; got {scale!r}")
+    effect_of_means = _effect_of_means(scale)
 
     def of(sample_a, sample_b):
-        if scale == "ratio":
-            return _ratio_of_means(sample_a.mean(axis=-1), sample_b.mean(axis=-1))
-        return sample_a.mean(axis=-1) - sample_b.mean(axis=-1)
+        return effect_of_means(sample_a.mean(axis=-1), sample_b.mean(axis=-1))
 
     estimate = float(of(a, b))
     if n_resamples == 0:
@@ -605,13 +609,9 @@ def estimate_unpaired_effect(a, b, scale, *, n_resamples=N_RESAMPLES):
     Effect
     """
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    if scale not in EFFECT_SCALES:
-        raise ValueError(f"scale must be one of {list(EFFECT_SCALES)}; got {scale!r}")
+    of = _effect_of_means(scale)
     if min(a.size, b.size) < 2:
         raise ValueError(f"a and b need at least 2 values each to show a spread; got {a.size} and {b.size}")
-
-    def of(mean_a, mean_b):
-        return _ratio_of_means(mean_a, mean_b) if scale == "ratio" else mean_a - mean_b
 
     rng = np.random.default_rng(_BOOTSTRAP["seed"])
     means_a = a[rng.integers(0, a.size, size=(n_resamples, a.size))].mean(axis=1)
