@@ -602,13 +602,14 @@ def _record_cut_short(partition, parent, n_pairs, children, values):
 
 
 def maximize_with_restarts(fun, bounds, rng, *, n_candidates=1000, n_restarts=5,
-                           sampler="random", fun_and_grad=None, maxiter=200):
+                           sampler="random", fun_and_grad=None, maxiter=200, starts="best"):
     """Maximize over a box by candidate search, then L-BFGS-B from the best candidates.
 
     ``fun`` is evaluated on ``n_candidates`` points in one call; the best
-    ``n_restarts`` distinct candidates start L-BFGS-B runs (on ``-fun``) that
-    stay inside the box. The answer is the best of the polished points and
-    the best candidate, so it is never worse than the candidate search.
+    ``n_restarts`` distinct candidates (or, with ``starts="random"``, as many
+    fresh uniform points) start L-BFGS-B runs (on ``-fun``) that stay inside
+    the box. The answer is the best of the polished points and the best
+    candidate, so it is never worse than the candidate search.
 
     Parameters
     ----------
@@ -632,6 +633,9 @@ def maximize_with_restarts(fun, bounds, rng, *, n_candidates=1000, n_restarts=5,
         whose d + 1 points are evaluated in one call of ``fun``.
     maxiter : int, default=200
         Iteration limit of each L-BFGS-B run.
+    starts : {"best", "random"}, default="best"
+        Where the L-BFGS-B runs start: the best distinct candidates, or uniform
+        points drawn after the candidates (bayes_opt 1.x's ``acq_max``).
 
     Returns
     -------
@@ -644,6 +648,8 @@ def maximize_with_restarts(fun, bounds, rng, *, n_candidates=1000, n_restarts=5,
     n_candidates = _check_int(n_candidates, "n_candidates", minimum=1)
     n_restarts = _check_int(n_restarts, "n_restarts", minimum=0)
     maxiter = _check_int(maxiter, "maxiter", minimum=1)
+    if starts not in ("best", "random"):
+        raise ValueError(f"starts must be 'best' or 'random'; got {starts!r}.")
     dim = lower.size
 
     def evaluate(X):
@@ -660,10 +666,13 @@ def maximize_with_restarts(fun, bounds, rng, *, n_candidates=1000, n_restarts=5,
     nfev = n_candidates
 
     by_value = np.argsort(-candidate_values, kind="stable")
-    _, first_copy = np.unique(candidates, axis=0, return_index=True)
-    is_first_copy = np.zeros(n_candidates, dtype=bool)
-    is_first_copy[first_copy] = True
-    starts = candidates[by_value[is_first_copy[by_value]][:n_restarts]]
+    if starts == "best":
+        _, first_copy = np.unique(candidates, axis=0, return_index=True)
+        is_first_copy = np.zeros(n_candidates, dtype=bool)
+        is_first_copy[first_copy] = True
+        start_points = candidates[by_value[is_first_copy[by_value]][:n_restarts]]
+    else:
+        start_points = lower + (upper - lower) * rng.random((n_restarts, dim))
 
     if fun_and_grad is None:
         def negative_with_gradient(x):
@@ -682,7 +691,7 @@ def maximize_with_restarts(fun, bounds, rng, *, n_candidates=1000, n_restarts=5,
     polished = np.array([
         np.clip(minimize(negative_with_gradient, start, jac=True, method="L-BFGS-B",
                          bounds=box, options={"maxiter": maxiter}).x, lower, upper)
-        for start in starts]).reshape(-1, dim)
+        for start in start_points]).reshape(-1, dim)
     # Re-evaluate with fun itself so the reported value is fun's, not the
     # optimizer's (they differ only when fun_and_grad is inconsistent).
     polished_values = evaluate(polished) if len(polished) else np.empty(0)

@@ -9,6 +9,7 @@ from common.acquisitions import beta_constant
 from common.bo import RandomSearch
 from common.experiments import random_exploration as experiment
 from common.gp import GaussianProcess
+from common.optimizers import maximize_with_restarts
 from common.methods.random_exploration import (
     NUGGET,
     LengthscaleLikelihood,
@@ -339,3 +340,45 @@ def test_the_closed_loop_budget_may_not_exceed_the_benchmark_budget():
     params = dict(experiment.SCALES["smoke"], scale="smoke", closed_loop_budget=17)
     with pytest.raises(ValueError, match="closed_loop_budget"):  # beyond the benchmark budget of 16
         experiment.make_grid(params)
+
+
+@pytest.mark.parametrize("ablation, choices", [
+    ("initial_design_ablation", {"n_init": experiment.BAYES_OPT_N_INIT}),
+    ("search_ablation", experiment.BAYES_OPT_SEARCH)])
+def test_a_bayes_opt_ablation_differs_from_its_benchmark_run_in_its_declared_choices_only(ablation, choices):
+    params = {**experiment.SCALES["paper"]}
+    grid = experiment.make_grid(params)
+    ablated = [config for config in grid if config["experiment"] == ablation]
+    assert {config["method"] for config in ablated} == set(experiment.BAYES_OPT_ABLATION_METHODS)
+    assert len(ablated) == 3 * len(experiment.BAYES_OPT_ABLATION_METHODS) * params[f"{ablation}_seeds"]
+    for config in ablated:
+        twin = experiment.block_config(params, "benchmark", config["problem"], config["method"], config["seed"])
+        differing = {key for key in config.keys() | twin.keys() if config.get(key) != twin.get(key)}
+        assert differing == {"experiment", *choices}
+
+
+def test_bayes_opts_initial_design_is_the_first_five_points_of_the_repetitions_ten():
+    params = dict(experiment.SCALES["smoke"], scale="smoke")
+    config = next(c for c in experiment.make_grid(params) if c["experiment"] == "initial_design_ablation")
+    five = experiment.run(config, iterations=1)
+    ten = experiment.run(experiment.block_config(params, "benchmark", config["problem"], config["method"], 0),
+                         iterations=1)
+    np.testing.assert_array_equal(five["f"][:5], ten["f"][:5])
+    assert list(five["iteration"][:6]) == [0] * 5 + [1]
+
+
+def test_random_starts_polish_fresh_uniform_points_and_never_lose_to_the_best_candidate():
+    rng_best, rng_random = np.random.default_rng(0), np.random.default_rng(0)
+    bounds = np.array([[-2.0, 2.0], [-1.0, 3.0]])
+
+    def fun(X):
+        return -np.sum((X - 0.5) ** 2, axis=1) + np.sin(5 * X[:, 0])
+
+    best = maximize_with_restarts(fun, bounds, rng_best, n_candidates=50, n_restarts=3, maxiter=15_000)
+    random = maximize_with_restarts(fun, bounds, rng_random, n_candidates=50, n_restarts=3, maxiter=15_000,
+                                    starts="random")
+    candidates_only = maximize_with_restarts(fun, bounds, np.random.default_rng(0), n_candidates=50, n_restarts=0)
+    assert random.fun >= candidates_only.fun and best.fun >= candidates_only.fun
+    assert random.nfev > 50 and rng_random.bit_generator.state != rng_best.bit_generator.state  # it drew its starts
+    with pytest.raises(ValueError, match="starts"):
+        maximize_with_restarts(fun, bounds, rng_best, starts="worst")

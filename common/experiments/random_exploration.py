@@ -30,6 +30,15 @@ to move the results:
   mapped to [0, 1] before the GP sees it (``inputs = "unit"``), instead of raw
   inputs, whose ranges differ by up to six orders of magnitude; the initial
   designs and random points are the same points of the box.
+* ``initial_design_ablation``: the benchmark block's GP-UCB+, GP-UCB and EXPLOIT+
+  on its first seeds with bayes_opt's 5 initial points (``n_init = 5``, the first
+  5 of the repetition's 10) instead of n_init = d = 10.
+* ``search_ablation``: the same methods and seeds with bayes_opt 1.4.3's whole
+  acquisition search (``acq_max``: 10,000 i.i.d. uniform candidates, then
+  L-BFGS-B from 10 fresh uniform points with scipy's default cap of 15,000
+  iterations) instead of ours (2,000 Sobol' candidates, L-BFGS-B from the best 3
+  of them, at most 50 iterations); beside ``maximizer_ablation``, which changes
+  only the two counts, it measures the starts, the cap and the sampler.
 
 Two measurements check the lengthscale fit against the paper's probable tool:
 
@@ -101,6 +110,7 @@ _PAPER = dict(
     rf_budget=80, rf_seeds=20, rf_n_estimators_max=200, sprinkler_budget=100, sprinkler_seeds=30,
     xd_size=100, rf_xd_size=40, acq_candidates=2000, acq_polish=3,
     maximizer_ablation_seeds=20, maximizer_ablation_search=[10_000, 10], scaling_ablation_seeds=20,
+    initial_design_ablation_seeds=10, search_ablation_seeds=10,
     lengthscale_check_seeds=10, lengthscale_check_sizes=[50, 100, 150], closed_loop_seeds=20,
     closed_loop_budget=150, confirmatory=False,
 )
@@ -111,13 +121,14 @@ SCALES = {
               "acq_candidates": 200, "acq_polish": 1, "maximizer_ablation_seeds": 1,
               "maximizer_ablation_search": [400, 2], "scaling_ablation_seeds": 1,
               "lengthscale_check_seeds": 1, "lengthscale_check_sizes": [12, 16], "closed_loop_seeds": 1,
-              "closed_loop_budget": 13},
+              "closed_loop_budget": 13, "initial_design_ablation_seeds": 1, "search_ablation_seeds": 1},
     "quick": {**_PAPER, "bench_budget": 60, "bench_seeds": 3, "beta_seeds": 3, "fill_budget": 60, "fill_seeds": 3,
               "fill_reference_size": 2000, "rf_budget": 20, "rf_seeds": 2, "rf_n_estimators_max": 50,
               "sprinkler_budget": 30, "sprinkler_seeds": 3, "rf_xd_size": 10, "acq_candidates": 500,
               "acq_polish": 1, "maximizer_ablation_seeds": 2, "maximizer_ablation_search": [2500, 5],
               "scaling_ablation_seeds": 2, "lengthscale_check_seeds": 2, "lengthscale_check_sizes": [30, 60],
-              "closed_loop_seeds": 2, "closed_loop_budget": 40},
+              "closed_loop_seeds": 2, "closed_loop_budget": 40, "initial_design_ablation_seeds": 2,
+              "search_ablation_seeds": 0},
     "paper": _PAPER,
 }
 # What `python reproduce.py` regenerates and the repository publishes: the paper-scale grid with the fresh seeds of
@@ -133,6 +144,13 @@ LML_TIE = 0.01
 # 4 of 10 Ackley runs spending at least 45 % of their first 40 fits at l <= 1).
 CLOSED_LOOP_METHODS = ("GP-UCB", "GP-UCB+")
 CLOSED_LOOP_EARLY_FITS = 40
+# The two ablations of bayes_opt's defaults (issue 43): the methods the paper's claims are about, the initial
+# design of bayes_opt (init_points=5) and its acquisition search (acq_max of bayes_opt 1.4.3: n_warmup=10,000
+# uniform points, n_iter=10 L-BFGS-B runs from uniform points, scipy's default maxiter of 15,000).
+BAYES_OPT_ABLATION_METHODS = ("GP-UCB+", "GP-UCB", "EXPLOIT+")
+BAYES_OPT_N_INIT = 5
+BAYES_OPT_SEARCH = {"acq_candidates": 10_000, "acq_polish": 10, "acq_sampler": "random", "acq_starts": "random",
+                    "acq_maxiter": 15_000}
 
 def candidates_and_polish(value):
     """a pair [candidates, polish runs] with 1 <= candidates <= 100000 and 0 <= polish runs <= 50"""
@@ -158,6 +176,7 @@ ALLOWED = {
     "scaling_ablation_seeds": range(0, 101), "lengthscale_check_seeds": range(0, 101),
     "lengthscale_check_sizes": increasing_sizes, "closed_loop_seeds": range(0, 101),
     "closed_loop_budget": range(11, 1001), "confirmatory": [False, True, "powered"],
+    "initial_design_ablation_seeds": range(0, 101), "search_ablation_seeds": range(0, 101),
 }
 
 
@@ -215,6 +234,14 @@ def make_grid(params):
             grid += [{**_config(params, "maximizer_ablation", problem, method, _beta_of(method, "TWO"), seed,
                                 params["bench_budget"]), "acq_candidates": candidates, "acq_polish": polish}
                      for seed in range(params["maximizer_ablation_seeds"])]
+    for problem in params["bench_functions"]:
+        for method in [name for name in BAYES_OPT_ABLATION_METHODS if name in params["bench_methods"]]:
+            grid += [{**_config(params, "initial_design_ablation", problem, method, _beta_of(method, "TWO"), seed,
+                                params["bench_budget"]), "n_init": BAYES_OPT_N_INIT}
+                     for seed in range(params["initial_design_ablation_seeds"])]
+            grid += [{**_config(params, "search_ablation", problem, method, _beta_of(method, "TWO"), seed,
+                                params["bench_budget"]), **BAYES_OPT_SEARCH}
+                     for seed in range(params["search_ablation_seeds"])]
     for method in METHODS:
         grid += [_config(params, "scaling_ablation", "RF_diabetes", method, _beta_of(method, "SUP"), seed,
                          params["rf_budget"], xd_size=params["rf_xd_size"],
@@ -280,8 +307,10 @@ def make_method(config, objective, root):
     acquisition, plus = ACQUISITION[config["method"]]
     kernel = surrogate_kernel("se" if config["problem"] == "sprinkler" else "matern", objective.dim)
     fit = config.get("lengthscale_fit", "grid")
+    search = {name: config[key] for key, name in (("acq_sampler", "sampler"), ("acq_starts", "starts"),
+                                                   ("acq_maxiter", "maxiter")) if key in config}
     base = make_gp_method(acquisition, objective.bounds, kernel, beta_root=root,
-                          n_candidates=config["acq_candidates"], n_restarts=config["acq_polish"],
+                          n_candidates=config["acq_candidates"], n_restarts=config["acq_polish"], **search,
                           name=config["method"].rstrip("+"), lengthscale_fit=fit,
                           fit_rng=make_rng(PAPER, config["problem"], config["seed"], "closed loop fit",
                                            config["method"]) if fit == "sklearn" else None)
@@ -317,7 +346,7 @@ def run(config, iterations=None):
     objective = make_problem(config)
     root = beta_root(config, objective)
     method = make_method(config, objective, root)
-    n_init = objective.dim
+    n_init = config.get("n_init", objective.dim)
     per_iteration = 2 if config["method"].endswith("+") else 1
     n_iterations = -(-(config["budget"] - n_init) // per_iteration)
     if iterations is not None:

@@ -264,7 +264,8 @@ class SklearnFitSurrogateMethod(GPAcquisitionMethod):
 
 
 def make_gp_method(acquisition, bounds, kernel, beta_root=None, *, n_candidates=2000,
-                   n_restarts=3, maxiter=50, name=None, lengthscale_fit="grid", fit_rng=None):
+                   n_restarts=3, maxiter=50, sampler="sobol", starts="best", name=None, lengthscale_fit="grid",
+                   fit_rng=None):
     """A one-point GP method with the paper's surrogate: GP-UCB, EXPLOIT, EXPLORE, EI or PI.
 
     Parameters
@@ -274,10 +275,12 @@ def make_gp_method(acquisition, bounds, kernel, beta_root=None, *, n_candidates=
     bounds : (d, 2) box, in the problem's own (raw) coordinates.
     kernel : Kernel, the prior (see :func:`surrogate_kernel`).
     beta_root : float, beta_t^{1/2} (UCB only; constant over t in every experiment of the paper).
-    n_candidates, n_restarts, maxiter : the acquisition maximizer: the best of
-        ``n_candidates`` scrambled Sobol' points (``scipy.stats.qmc``; they cover
-        the box more evenly than i.i.d. points), polished by L-BFGS-B with
-        analytic gradients from the best ``n_restarts`` of them.
+    n_candidates, n_restarts, maxiter, sampler, starts : the acquisition maximizer: the best of
+        ``n_candidates`` points (``sampler``: scrambled Sobol' points by default, ``scipy.stats.qmc``; they
+        cover the box more evenly than i.i.d. points), polished by L-BFGS-B (at most ``maxiter`` iterations)
+        with analytic gradients from the best ``n_restarts`` of them (``starts="best"``) or from as many
+        uniform points (``"random"``, bayes_opt 1.4.3's ``acq_max``); see
+        :func:`~common.optimizers.maximize_with_restarts`.
     lengthscale_fit : {"grid", "sklearn"}, default "grid"
         Ours (:func:`fit_lengthscale`, :class:`PaperSurrogateMethod`) or scikit-learn's at every iteration
         (:class:`SklearnFitSurrogateMethod`, which then needs ``fit_rng``).
@@ -292,7 +295,7 @@ def make_gp_method(acquisition, bounds, kernel, beta_root=None, *, n_candidates=
     options = dict(acquisition=acquisition, beta="constant", beta_options=beta_options, noise_variance=NUGGET,
                    y_transform="standardize", optimizer="restarts",
                    optimizer_options={"n_candidates": n_candidates, "n_restarts": n_restarts, "maxiter": maxiter,
-                                      "sampler": "sobol"},
+                                      "sampler": sampler, "starts": starts},
                    name=name or acquisition)
     if lengthscale_fit == "sklearn":
         if fit_rng is None:
