@@ -1,4 +1,6 @@
 """BO-PP: the paper's identities (Lemmas 2 and 4) and the pseudo-point schedule (§5)."""
+import json
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -305,3 +307,35 @@ def test_the_smallest_budget_reading_names_zeros_the_paper_does_not_print():
     assert "PI on Griewank (paper 0)" in reading.split("it is not for")[0]   # the paper's zero, matched
     assert "UCB on Griewank (paper 0.2357)" in reading.split("it is not for")[1]   # a zero the paper does not print
     assert experiment.smallest_budget_reading(None) is None
+
+
+@pytest.mark.parametrize("ablation, choice", [("pseudo_point_ablation", "pseudo_point_mode"),
+                                              ("restarts_ablation", "mle_restarts")])
+def test_an_ablation_run_names_its_synthetic_twin_and_differs_from_it_in_one_choice(ablation, choice):
+    params = dict(experiment.SCALES["paper"])
+    grid = experiment.make_grid(params)
+    synthetic = {json.dumps(config, sort_keys=True) for config in grid if config["experiment"] == "synthetic"}
+    ablated = [config for config in grid if config["experiment"] == ablation]
+    assert ablated and all(json.dumps(experiment.twin_config(config), sort_keys=True) in synthetic
+                           for config in ablated)
+    for config in ablated:
+        assert config[choice] != experiment.twin_config(config)[choice]
+
+
+def test_a_restarts_twin_starts_from_its_synthetic_runs_design_with_the_same_tau_schedule():
+    params = dict(experiment.SCALES["smoke"])
+    twin_run = next(c for c in experiment.make_grid(params) if c["experiment"] == "restarts_ablation" and c["tau0"])
+    ablated, original = experiment.run(twin_run), experiment.run(experiment.twin_config(twin_run))
+    n_init = twin_run["n_init"]
+    np.testing.assert_array_equal(ablated["f"][:n_init], original["f"][:n_init])
+    np.testing.assert_array_equal(ablated["tau"], original["tau"])
+
+
+def test_the_choice_ablation_pairs_each_rerun_with_its_synthetic_twin():
+    rows = [("synthetic", "Griewank", "UCB", 0.01, seed, 500, 1.0) for seed in range(6)]
+    rows += [("restarts_ablation", "Griewank", "UCB", 0.01, seed, 500, 0.5) for seed in range(4)]
+    table = experiment.choice_ablation_table(_finals(rows), "restarts_ablation", "5 restarts")
+    row = table.iloc[0]
+    assert (row["function"], row["method"], row["seeds"]) == ("Griewank", "UCB-PP01", 4)
+    assert row["main"] == 1.0 and row["5 restarts"] == 0.5 and row["W/T/L"] == "4/0/0"
+    assert experiment.choice_ablation_table(_finals(rows), "pseudo_point_ablation", "corner") is None

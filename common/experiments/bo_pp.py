@@ -12,6 +12,15 @@ points every iteration, and the acquisition maximized by DIRECT on [-1, 1]^d:
   problems (Fig. 7).
 * ``y_ablation``: the plain-BO baselines of the synthetic block with the other
   output scaling (``y_transform``), the choice the paper leaves open.
+* ``pseudo_point_ablation``: the synthetic block's BO-PP runs on its first seeds with
+  each pseudo-point at a corner of the L-infinity box (``pseudo_point_mode =
+  "corner"``: |x_i - x'_i| = tau for every i, the paper's footnote's "distance tau"),
+  instead of uniform inside it ("box": "sampling within its distance", §5).
+* ``restarts_ablation``: the synthetic block (BO and BO-PP) on its first seeds with 5
+  random restarts of the likelihood's L-BFGS-B instead of 1 (``mle_restarts``).
+  A run of either names its synthetic twin's value of the changed choice
+  (``twin_<choice>``) and draws the twin's method and pseudo-point streams, so the
+  two differ in that choice only.
 * ``random_search``: uniform queries after the same initial points on the
   synthetic functions, seeds and budget: a floor drawn in Figs. 2, 4 and 6, in
   no claim (not in the paper).
@@ -72,19 +81,24 @@ _FULL = dict(
     n_seeds=20, T=100, real_world_seeds=20, real_world_T=100, isotropic_seeds=20, ablation_seeds=20,
     n_init=5, direct_evals_per_dim=500, y_transform="none", mle_restarts=1,
     pseudo_point_mode="box", direct_ablation_seeds=20, direct_ablation_budgets=[10, 30, 100, 2000],
-    shift_ablation_seeds=20,
+    shift_ablation_seeds=20, pseudo_point_ablation_seeds=10, restarts_ablation_seeds=10,
     confirmatory=False,
 )
+# The two ablations of choices the paper leaves open (issue 43): the other pseudo-point mode, and more restarts.
+PSEUDO_POINT_ABLATION_MODE = {"box": "corner", "corner": "box"}
+RESTARTS_ABLATION = 5
+
 SCALES = {
     "smoke": {**_FULL, "synthetic_functions": ["Dropwave"], "real_world_problems": ["SVM_digits"],
               "acquisitions": ["UCB", "PI"], "tau0s": [0.0, 0.01], "n_seeds": 1, "T": 3,
               "real_world_seeds": 1, "real_world_T": 2, "isotropic_seeds": 1, "ablation_seeds": 1,
               "direct_evals_per_dim": 50, "direct_ablation_seeds": 1, "direct_ablation_budgets": [25],
-              "shift_ablation_seeds": 1},
+              "shift_ablation_seeds": 1, "pseudo_point_ablation_seeds": 1, "restarts_ablation_seeds": 1},
     "quick": {**_FULL, "synthetic_functions": ["Dropwave", "Griewank"], "real_world_problems": ["SVM_digits"],
               "tau0s": [0.0, 0.01], "n_seeds": 3, "T": 15, "real_world_seeds": 2, "real_world_T": 8,
               "isotropic_seeds": 2, "ablation_seeds": 3, "direct_evals_per_dim": 75, "mle_restarts": 0,
-              "direct_ablation_seeds": 3, "direct_ablation_budgets": [25, 300], "shift_ablation_seeds": 3},
+              "direct_ablation_seeds": 3, "direct_ablation_budgets": [25, 300], "shift_ablation_seeds": 3,
+              "pseudo_point_ablation_seeds": 0, "restarts_ablation_seeds": 0},
     "paper": _FULL,
 }
 # What `python reproduce.py` regenerates and the repository publishes (figures/bo_pp, the notebook's
@@ -109,6 +123,7 @@ ALLOWED = {
     "y_transform": ["none", "standardize"], "mle_restarts": range(0, 11),
     "pseudo_point_mode": ["box", "corner"], "direct_ablation_seeds": range(0, 101),
     "direct_ablation_budgets": range(1, 100_001), "shift_ablation_seeds": range(0, 101),
+    "pseudo_point_ablation_seeds": range(0, 101), "restarts_ablation_seeds": range(0, 101),
     "confirmatory": [False, True, "powered"],
 }
 
@@ -128,6 +143,16 @@ def _config(params, experiment, problem, acquisition, tau0, seed, T, kernel):
         "mle_restarts": params["mle_restarts"], "pseudo_point_mode": params["pseudo_point_mode"],
         "noise_variance": 1e-4,
     }
+
+
+def twin_config(config):
+    """The synthetic block's configuration an ablation run varies (its ``twin_<choice>`` keys hold the twin's
+    values of the changed choices), or ``config`` itself for a run of any other block."""
+    changed = {key.removeprefix("twin_"): value for key, value in config.items() if key.startswith("twin_")}
+    if not changed:
+        return config
+    twin = {key: value for key, value in config.items() if not key.startswith("twin_")}
+    return {**twin, "experiment": "synthetic", **changed}
 
 
 def make_grid(params):
@@ -150,6 +175,19 @@ def make_grid(params):
             grid += [{**_config(params, "direct_ablation", problem, acquisition, 0.0, seed, params["T"], "ard"),
                       "direct_evals_per_dim": budget}
                      for budget in params["direct_ablation_budgets"] for seed in range(params["direct_ablation_seeds"])]
+    for problem in params["synthetic_functions"]:
+        for acquisition in params["acquisitions"]:
+            for tau0 in params["tau0s"]:
+                if tau0:
+                    grid += [{**_config(params, "pseudo_point_ablation", problem, acquisition, tau0, seed,
+                                        params["T"], "ard"),
+                              "pseudo_point_mode": PSEUDO_POINT_ABLATION_MODE[params["pseudo_point_mode"]],
+                              "twin_pseudo_point_mode": params["pseudo_point_mode"]}
+                             for seed in range(params["pseudo_point_ablation_seeds"])]
+                grid += [{**_config(params, "restarts_ablation", problem, acquisition, tau0, seed, params["T"],
+                                    "ard"), "mle_restarts": RESTARTS_ABLATION,
+                          "twin_mle_restarts": params["mle_restarts"]}
+                         for seed in range(params["restarts_ablation_seeds"])]
     for problem in [name for name in params["synthetic_functions"] if name in CENTRED_OPTIMUM]:
         for acquisition in params["acquisitions"]:
             for tau0 in params["tau0s"]:
@@ -244,11 +282,13 @@ def run(config, iterations=None):
     """
     objective = make_problem(config)
     seed_key = (PAPER, config["problem"], config["seed"])
-    method = make_method(config, objective, make_rng(config, "pseudo-points"))
+    twin = twin_config(config)
+    method = make_method(config, objective, make_rng(twin, "pseudo-points"))
     n_iterations = config["T"] if iterations is None else min(iterations, config["T"])
+    stream = twin["experiment"]
     record = run_bo(objective, objective.bounds, method, config["n_init"], n_iterations,
                     init_rng=make_rng(*seed_key, "initial design"),  # shared by every method of a repetition
-                    method_rng=make_rng(*seed_key, config["experiment"], "method"))
+                    method_rng=make_rng(*seed_key, stream, "method"))
     n_init = config["n_init"]
     tau = np.zeros(len(record["y"]))
     n_pseudo = np.zeros(len(record["y"]), dtype=int)
@@ -565,6 +605,31 @@ def smallest_budget_reading(budget_table):
         words += (f"; it is not for {cells(unmatched)}: here a budget that small brings those to zero too, which "
                   "the paper's means rule out, so a tiny budget alone does not explain the paper's zeros")
     return words + "."
+
+
+def choice_ablation_table(finals, ablation, label):
+    """The synthetic block's runs beside their twins of ``ablation`` ("pseudo_point_ablation" or
+    "restarts_ablation"), per (function, method) on the seeds both ran: mean final S_T and the paired ratio
+    (ablated over ours) with its interval, W/T/L, its side and whether it rules out a factor 1.1
+    (:func:`common.claims.paired_ablation_table`). None without runs of the ablation."""
+    varied = finals[finals["experiment"] == ablation]
+    if varied.empty:
+        return None
+    main = finals[finals["experiment"] == "synthetic"]
+    cells = ("problem", "acquisition", "tau0")
+    table = claims.paired_ablation_table(main, varied, cells, "value", higher_is_better=False, label=label)
+    if table is None:
+        return None
+    table.insert(1, "method", [method_label(row.acquisition, row.tau0) for row in table.itertuples()])
+    return table.drop(columns=["acquisition", "tau0"]).rename(columns={"problem": "function"})
+
+
+def choice_ablation_sentence(table, what):
+    """One sentence in numbers for :func:`choice_ablation_table`."""
+    counts = table["outcome"].value_counts().to_dict()
+    return (f"{what}, on {table['seeds'].max()} seeds a cell: lower S_T in {counts.get('better', 0)} of "
+            f"{len(table)} cells, higher in {counts.get('worse', 0)}, undecided in {counts.get('undecided', 0)}; an "
+            f"effect of a factor 1.1 either way is ruled out in {(table['within 1.1x'] == 'yes').sum()}.")
 
 
 def shifted_box_table(finals):

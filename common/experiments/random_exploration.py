@@ -61,7 +61,7 @@ adds the fresh-seed runs of the committed confirmatory plan
 import numpy as np
 import pandas as pd
 
-from common import confirmatory, stats
+from common import claims, confirmatory, stats
 from common.bo import RandomSearch, initial_design, run_bo
 from common.gp import GaussianProcess
 from common.methods.random_exploration import (
@@ -832,23 +832,5 @@ def ablation_table(table, ablation, block, column, higher_is_better, ablation_la
     varied = final_runs(table, ablation)
     if varied.empty:
         return None
-    seeds = set(varied["seed"])
-    main = final_runs(table, block)
-    main = main[main["seed"].isin(seeds) & main["problem"].isin(set(varied["problem"]))]
-    rows = []
-    for (problem, method), runs in varied.groupby(["problem", "method"], sort=False):
-        ours = main[(main["problem"] == problem) & (main["method"] == method)].set_index("seed")[column]
-        other = runs.set_index("seed")[column]
-        common_seeds = sorted(set(ours.index) & set(other.index))
-        if not common_seeds:
-            continue
-        comparison = stats.paired_comparison(other[common_seeds].to_numpy(), ours[common_seeds].to_numpy(),
-                                             higher_is_better=higher_is_better, scale="ratio")
-        equivalent = stats.judge_cell(comparison, "equivalent", stats.DEFAULT_MARGIN).judgement
-        rows.append({"problem": problem, "method": method, "seeds": len(common_seeds),
-                     "main": ours[common_seeds].mean(), ablation_label: other[common_seeds].mean(),
-                     "ratio": str(comparison.effect),
-                     "W/T/L": f"{comparison.wins}/{comparison.ties}/{comparison.losses}", "p": comparison.p_value,
-                     "outcome": stats.interval_side(comparison) or "undecided",
-                     "within 1.1x": {"supported": "yes", "contradicted": "no"}.get(equivalent, "undecided")})
-    return pd.DataFrame(rows) if rows else None
+    return claims.paired_ablation_table(final_runs(table, block), varied, ("problem", "method"), column,
+                                        higher_is_better=higher_is_better, label=ablation_label)
