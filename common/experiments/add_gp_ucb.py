@@ -575,8 +575,10 @@ def authors_function(permutation):
 def replay_authors_run(record, iterations, settings="authors", **choices):
     """Replay a run of the authors' code (a record of ``benchmarks/authors_add_gp_ucb.py``): at each of its first
     ``iterations`` BO iterations, our method (the record's, under ``settings`` and ``choices``), given the authors'
-    queries and values so far, proposes a point; returns the distance (max norm) between it and the authors'
-    query, per iteration. 0 means the same point: both codes make the same choice on the same data."""
+    queries and values so far, proposes a point. Returns, per iteration, the distance (max norm) between it and the
+    authors' query (0: both codes make the same choice on the same data), and whether our proposal repeated an
+    earlier query and was moved off it by random noise (the authors' code does the same with its own draws, so such
+    an iteration cannot match)."""
     from common.bo import BayesianOptimization
 
     problem = authors_function(record["permutation"])
@@ -585,12 +587,13 @@ def replay_authors_run(record, iterations, settings="authors", **choices):
     queries, values = np.asarray(record["queries"]), np.asarray(record["values"])
     loop = BayesianOptimization(problem.bounds, make_method(config, problem), make_rng(PAPER, "replay"))
     loop.tell(queries[:N_INIT], values[:N_INIT])
-    distances = []
+    distances, moved = [], []
     for t in range(N_INIT, min(N_INIT + iterations, len(values))):
         proposal = np.atleast_2d(loop.ask())[0]
         distances.append(float(np.abs(proposal - queries[t]).max()))
+        moved.append(loop.method.moved_off_a_query)
         loop.tell(queries[t:t + 1], values[t:t + 1])
-    return np.array(distances)
+    return np.array(distances), np.array(moved)
 
 
 def make_problem(name):

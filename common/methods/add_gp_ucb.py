@@ -134,7 +134,9 @@ class AddGPUCB(GPAcquisitionMethod):
         x = self.bounds.mean(axis=1)
         for group, result in zip(posteriors.groups, results):
             x[group] = result.x
-        return away_from_queries(x, X, self.bounds, float(gp.kernel.base.lengthscale[0]), rng)[None, :]
+        moved = away_from_queries(x, X, self.bounds, float(gp.kernel.base.lengthscale[0]), rng)
+        self.moved_off_a_query = not np.array_equal(moved, x)  # by random noise: no other code can repeat it
+        return moved[None, :]
 
 
 def away_from_queries(x, X, bounds, bandwidth, rng):
