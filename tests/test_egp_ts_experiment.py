@@ -1,4 +1,6 @@
 """The egp_ts experiment: its grid, its runs and its claims judged on tables whose outcome is known."""
+import json
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -342,3 +344,21 @@ def test_the_evidence_ablation_reruns_egp_ts_at_every_fresh_seed_of_the_drop_wav
         assert {c["seed"] for c in fresh_ablation if c["method"] == method} == published
     assert not [c for c in experiment.make_grid(dict(params, confirmatory=False))
                 if c["experiment"] == "evidence_ablation" and c["seed"] >= confirmatory.SEED_OFFSET]
+
+
+def test_the_maximizer_ablation_repeats_synthetic_runs_changing_only_the_search_of_a_draw():
+    grid = experiment.make_grid(PAPER_PARAMS)
+    synthetic = {json.dumps({**c, "experiment": None}, sort_keys=True) for c in grid if c["experiment"] == "synthetic"}
+    ablation = [c for c in grid if c["experiment"] == "maximizer_ablation"]
+    assert len(ablation) == 4 * len(experiment.ABLATION_METHODS) * PAPER_PARAMS["maximizer_ablation_seeds"]
+    for config in ablation:
+        twin = {**config, "experiment": None, "n_restarts": PAPER_PARAMS["n_restarts"]}
+        twin.pop("search_starts")
+        assert config["search_starts"] == "random" and json.dumps(twin, sort_keys=True) in synthetic
+
+
+def test_a_draw_searched_from_uniform_starts_is_a_run_like_any_other():
+    params = dict(experiment.SCALES["smoke"])
+    config = next(c for c in experiment.make_grid(params) if c["experiment"] == "maximizer_ablation")
+    result = experiment.run(config)
+    assert len(result["f"]) == 10 + params["synthetic_T"] and np.all(np.diff(result["best_so_far"]) >= 0)

@@ -124,11 +124,14 @@ class _RandomFeatureThompson:
     Every model of these methods works on the unit cube of the box (spec U9) and on
     y standardized with the mean and std of the observations it is fitted to.
     Every GP fits its noise variance by ML in ``noise_bounds``, starting from
-    ``initial_noise`` (spec U3).
+    ``initial_noise`` (spec U3). A draw (EGP-EI: the acquisition) is maximized by
+    :func:`~common.optimizers.maximize_with_restarts`: ``n_candidates`` uniform points, then
+    L-BFGS-B from ``n_restarts`` starts, the best candidates (``search_starts="best"``) or
+    uniform points ("random").
     """
 
     def __init__(self, bounds, *, n_features=50, batch_size=1, noise_bounds=(1e-6, 1.0), initial_noise=INITIAL_NOISE,
-                 n_candidates=1000, n_restarts=5, mle_restarts=0, name=""):
+                 n_candidates=1000, n_restarts=5, mle_restarts=0, search_starts="best", name=""):
         self.bounds = np.asarray(bounds, dtype=float)
         if self.bounds.ndim != 2 or self.bounds.shape[1] != 2 or np.any(self.bounds[:, 0] >= self.bounds[:, 1]):
             raise ValueError(f"bounds must have shape (d, 2) with lower < upper; got {self.bounds.tolist()}.")
@@ -140,6 +143,7 @@ class _RandomFeatureThompson:
         self.n_features, self.batch_size = int(n_features), int(batch_size)
         self.noise_bounds, self.initial_noise = noise_bounds, float(initial_noise)
         self.n_candidates, self.n_restarts, self.mle_restarts = int(n_candidates), int(n_restarts), int(mle_restarts)
+        self.search_starts = search_starts
         self.name = name
         self.likelihood_failures = 0
 
@@ -167,7 +171,7 @@ class _RandomFeatureThompson:
         unit_box = np.tile([0.0, 1.0], (len(self.bounds), 1))
         result = maximize_with_restarts(draw, unit_box, rng, n_candidates=self.n_candidates,
                                         n_restarts=self.n_restarts, fun_and_grad=draw.value_and_gradient,
-                                        maxiter=POLISH_ITERATIONS)
+                                        maxiter=POLISH_ITERATIONS, starts=self.search_starts)
         return result.x, result.fun
 
     def __repr__(self):
@@ -523,5 +527,5 @@ class EGPEI(_RandomFeatureThompson):
         result = maximize_with_restarts(lambda Z: acquisition(gp, Z), unit_box, rng, n_candidates=self.n_candidates,
                                         n_restarts=self.n_restarts,
                                         fun_and_grad=lambda x: acquisition.value_and_gradient(gp, x),
-                                        maxiter=POLISH_ITERATIONS)
+                                        maxiter=POLISH_ITERATIONS, starts=self.search_starts)
         return self._to_box(result.x)[None, :]
