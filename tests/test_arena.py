@@ -83,3 +83,45 @@ def test_the_cost_and_rank_labels_of_methods_at_the_same_point_do_not_overlap():
     plt.close(fig)
     assert [text.get_text() for text in ax.texts] == names
     assert not any(boxes[i].overlaps(boxes[j]) for i in range(len(boxes)) for j in range(i))
+
+
+def _tidy(regrets):
+    """A tidy table of arena runs from {(problem, method, seed): regrets per evaluation}."""
+    import pandas as pd
+
+    frames = [pd.DataFrame({"problem": problem, "method": method, "seed": seed, "eval": np.arange(len(values)),
+                            "iteration": np.r_[np.zeros(2, dtype=int), np.arange(1, len(values) - 1)],
+                            "regret": values})
+              for (problem, method, seed), values in regrets.items()]
+    return pd.concat(frames, ignore_index=True)
+
+
+def test_the_normalized_score_is_one_at_the_optimum_and_zero_at_random_searchs_mean():
+    table = _tidy({("P", "Random search", 0): [4.0, 4.0, 3.0, 2.0], ("P", "Random search", 1): [4.0, 4.0, 3.0, 6.0],
+                   ("P", "perfect", 0): [4.0, 4.0, 0.0, 0.0], ("P", "perfect", 1): [4.0, 4.0, 1.0, 0.0],
+                   ("P", "as random", 0): [4.0, 4.0, 4.0, 4.0], ("P", "as random", 1): [4.0, 4.0, 4.0, 4.0]})
+    per_problem, overall = arena.normalized_scores(table, 4, n_resamples=200)
+    scores = overall.set_index("method")["mean normalized score"]
+    assert scores["perfect"] == 1.0 and scores["Random search"] == 0.0 and scores["as random"] == 0.0
+    assert list(overall["method"])[0] == "perfect"
+
+
+def test_a_problem_where_random_search_reaches_the_optimum_has_no_normalized_score():
+    table = _tidy({("P", "Random search", 0): [1.0, 1.0, 0.0], ("P", "other", 0): [1.0, 1.0, 0.5],
+                   ("Q", "Random search", 0): [1.0, 1.0, 1.0], ("Q", "other", 0): [1.0, 1.0, 0.5]})
+    per_problem, overall = arena.normalized_scores(table, 3, n_resamples=50)
+    assert set(per_problem["problem"]) == {"Q"} and (overall["problems"] == 1).all()
+
+
+def test_the_anytime_share_rises_with_the_evaluations_and_reaches_one_at_the_best_regret():
+    table = _tidy({("P", "good", 0): [8.0, 8.0, 1.0, 1e-3], ("P", "bad", 0): [8.0, 8.0, 8.0, 8.0]})
+    curves = arena.anytime_curves(table)
+    assert (np.diff(curves["good"].to_numpy()) >= 0).all() and curves["good"].iloc[-1] == 1.0
+    assert curves["bad"].iloc[-1] == curves["bad"].iloc[0] == 1 / arena.N_TARGETS  # only the initial design's level
+
+
+def test_the_ranks_at_the_full_budget_are_the_final_ranks():
+    table = _tidy({("P", name, seed): [3.0, 3.0, value + seed, value] for seed in range(3)
+                   for name, value in (("a", 1.0), ("b", 2.0))})
+    ranks = arena.ranks_at_budgets(table, budgets=(3, 4)).set_index("method")
+    assert ranks.loc["a", "average rank at 4"] == 1.0 and ranks.loc["b", "average rank at 4"] == 2.0

@@ -1012,6 +1012,113 @@ def plot_regret_grid(fig, table, problems, methods):
             "(the hypotheses judge these means)")
 
 
+# --------------------------------------------------------------------------- the field's scoring (issue 42)
+#: The budgets at which the methods are also ranked (evaluations, the initial design included).
+INTERMEDIATE_BUDGETS = (25, 50, 100)
+#: The anytime view's targets per problem: this many regrets, log-uniform from the median regret of the initial
+#: design down to the smallest final regret any run reached (at least 1e-6 of the first).
+N_TARGETS = 31
+
+
+def values_at(table, evaluations):
+    """One row per run that made ``evaluations`` evaluations (the initial design included): ``problem``,
+    ``method``, ``seed`` and its simple ``regret`` then, as :func:`final_values` gives them at the budget."""
+    rows = table[table["eval"] == evaluations - 1]
+    return rows[["problem", "method", "seed", "regret"]].reset_index(drop=True)
+
+
+def ranks_at_budgets(table, budgets=INTERMEDIATE_BUDGETS):
+    """Each method's average rank over the problems (:func:`problem_ranks`, the statistic of the Friedman test)
+    when every run is stopped after each of ``budgets`` evaluations: a DataFrame, methods x budgets, best at the
+    largest budget first; a budget no run reaches is left out."""
+    import pandas as pd
+
+    columns = {}
+    for budget in budgets:
+        at = values_at(table, budget)
+        if not at.empty:
+            mean_ranks = seed_ranks(at).groupby(["problem", "method"])["rank"].mean().rename("mean_rank").reset_index()
+            columns[f"average rank at {budget}"] = problem_ranks(mean_ranks).mean()
+    ranks = pd.DataFrame(columns)
+    return ranks.sort_values(list(ranks.columns)[-1]).rename_axis("method").reset_index() if columns else ranks
+
+
+def normalized_scores(table, evaluations, reference="Random search", n_resamples=None):
+    """Bayesmark's normalized score at ``evaluations`` evaluations: per problem and run, 1 - regret / the mean
+    regret of ``reference``'s runs there (1 at the optimum, 0 at random search's mean, below 0 worse than it).
+
+    Returns ``(per_problem, overall)``: the mean score per (problem, method) over its seeds, and per method the
+    mean over the problems with a 95 % interval (the seeds of every problem resampled, each problem apart: the
+    expanded percentile bootstrap of :func:`common.stats.expanded_tail` at the fewest seeds), best first. A problem
+    where the reference's mean regret is 0 has no score and is left out (``overall`` says how many problems count).
+    """
+    import pandas as pd
+    from common import stats
+
+    n_resamples = stats.N_RESAMPLES if n_resamples is None else n_resamples
+    at = values_at(table, evaluations)
+    baseline = at[at["method"] == reference].groupby("problem")["regret"].mean()
+    baseline = baseline[baseline > 0]
+    at = at[at["problem"].isin(baseline.index)].assign(
+        score=lambda frame: 1.0 - frame["regret"] / frame["problem"].map(baseline))
+    per_problem = at.groupby(["problem", "method"], sort=False)["score"].mean().rename("mean score").reset_index()
+    rng = np.random.default_rng(stats.BOOTSTRAP_SEED)
+    rows = []
+    for method, runs in at.groupby("method", sort=False):
+        by_problem = [group["score"].to_numpy() for _, group in runs.groupby("problem", sort=False)]
+        means = np.mean([scores.mean() for scores in by_problem])
+        resampled = np.mean([scores[rng.integers(0, len(scores), size=(n_resamples, len(scores)))].mean(axis=1)
+                             for scores in by_problem], axis=0)
+        fewest = min(len(scores) for scores in by_problem)
+        tail = stats.expanded_tail(fewest) if fewest > 1 else None  # one seed says nothing about the spread
+        low, high = np.quantile(resampled, [tail, 1 - tail]) if tail else (np.nan, np.nan)
+        rows.append({"method": method, "problems": len(by_problem), "mean normalized score": means,
+                     "low": low, "high": high})
+    overall = pd.DataFrame(rows).sort_values("mean normalized score", ascending=False, ignore_index=True)
+    return per_problem, overall
+
+
+def targets(table):
+    """Per problem, :data:`N_TARGETS` regrets, log-uniform from the median regret of the initial design (shared by
+    every method) down to the smallest final regret any run reached, at least 1e-6 of the first."""
+    initial = table[table["iteration"] == 0].groupby(["problem", "seed"])["regret"].min().groupby("problem").median()
+    best = table.groupby("problem")["regret"].min()
+    return {problem: np.geomspace(high, max(best[problem], 1e-6 * high), N_TARGETS)
+            for problem, high in initial.items() if high > 0}
+
+
+def anytime_curves(table):
+    """COCO's anytime view: per method, the share of (problem, target, seed) triples whose target (:func:`targets`)
+    its run has reached after each number of evaluations, over the problems and seeds it ran. A DataFrame, one
+    column per method, indexed by the evaluations (the initial design included)."""
+    import pandas as pd
+
+    goals = targets(table)
+    curves = {}
+    for method, runs in table.groupby("method", sort=False):
+        reached, total = None, 0
+        for (problem, _), run in runs[runs["problem"].isin(goals)].groupby(["problem", "seed"], sort=False):
+            regret = run.sort_values("eval")["regret"].to_numpy()
+            hit = (regret[:, None] <= goals[problem][None, :]).sum(axis=1)
+            reached = hit if reached is None else reached[:len(hit)] + hit[:len(reached)]
+            total += N_TARGETS
+        if total:
+            curves[method] = pd.Series(reached / total, index=np.arange(1, len(reached) + 1))
+    return pd.DataFrame(curves)
+
+
+def plot_anytime(ax, curves):
+    """The anytime curves (:func:`anytime_curves`), one line per method in its colour; returns the caption's words."""
+    for method in methods_in_order(curves.columns):
+        ax.plot(curves.index, curves[method], color=METHOD_COLORS.get(method, "0.3"),
+                linestyle=METHOD_STYLES.get(method, "-"), label=method)
+    ax.set(xlabel="evaluations (the 10 initial points included)", ylim=(0, 1),
+           ylabel="share of (problem, target, seed) reached")
+    return (f"per method, the share of (problem, target, seed) triples whose target it has reached after each number "
+            f"of evaluations ({N_TARGETS} targets per problem, log-uniform from the median regret of the initial "
+            "design down to the smallest regret any run reached)")
+
+
 def cost_and_rank(finals, found):
     """Per method: the median and quartiles of its CPU seconds per run (all problems and seeds), its average rank
     over the problems (:func:`critical_difference`), best rank first, and the median number of distinct points a
