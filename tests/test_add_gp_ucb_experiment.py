@@ -283,3 +283,19 @@ def test_with_the_authors_details_our_method_proposes_the_authors_points_on_thei
     published, _ = experiment.replay_authors_run(record, 30)
     assert exact[~moved].max() < 1e-9 and moved.sum() <= 1
     assert published.max() > 1e-3
+
+
+def test_from_the_authors_initial_points_our_method_repeats_their_run():
+    record = json.loads((AUTHORS_RUNS / "gp-ucb-seed1.json").read_text())
+    theirs = np.minimum.accumulate(record["optimum"] - np.asarray(record["values"]))
+    ours = experiment.from_authors_design(record, 25, **experiment.AUTHORS_DETAILS)
+    np.testing.assert_allclose(ours, theirs[:len(ours)], rtol=0, atol=1e-9)
+
+
+def test_the_authors_code_sentence_counts_runs_and_cells_apart():
+    designs = pd.DataFrame({"method": ["Add-*"], "runs": [10], "same S_25": [10], "same S_50": [9]})
+    comparison = pd.DataFrame({"method": ["Add-*", "Add-*"], "T": [25, 50],
+                               experiment.RATIO_TO_AUTHORS: ["1.55x [1.07, 2.33]", "1.3x [0.7, 2.8]"]})
+    sentence = experiment.authors_code_sentence(comparison, designs)
+    assert "10 of 10 runs at T = 25, 9 of 10 runs at T = 50" in sentence
+    assert "in 1 of 2 (method, T) cells (Add-* at T = 25: 1.55x [1.07, 2.33])" in sentence

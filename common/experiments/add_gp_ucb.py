@@ -487,6 +487,7 @@ def authors_details_table(table, at=(25, 50, 100, 410)):
 
 
 AUTHORS_CODE = "authors' code"
+RATIO_TO_AUTHORS = "S_T ratio (published / authors' code)"
 
 
 def authors_code_runs(settings="library"):
@@ -533,7 +534,7 @@ def authors_code_comparison(table, authors, at=(10, 25, 50, 100, 200, 410)):
             for name, rows_at_T in at_T.items():
                 row[f"R_T/T {name}"] = rows_at_T["average_regret"].mean()
             if len(at_T[AUTHORS_CODE]) >= 2:
-                row["S_T ratio (published / authors' code)"] = str(stats.estimate_unpaired_effect(
+                row[RATIO_TO_AUTHORS] = str(stats.estimate_unpaired_effect(
                     at_T["published"]["simple_regret"].to_numpy(), at_T[AUTHORS_CODE]["simple_regret"].to_numpy(),
                     "ratio"))
             row["runs (authors' code, published)"] = f"{len(at_T[AUTHORS_CODE])}, {len(at_T['published'])}"
@@ -594,6 +595,70 @@ def replay_authors_run(record, iterations, settings="authors", **choices):
         moved.append(loop.method.moved_off_a_query)
         loop.tell(queries[t:t + 1], values[t:t + 1])
     return np.array(distances), np.array(moved)
+
+
+def from_authors_design(record, iterations, settings="authors", **choices):
+    """Our method (the record's, under ``settings`` and ``choices``) run freely on the function and from the 10
+    initial points of a run of the authors' code, for ``iterations`` BO iterations: the simple regret after each
+    query, the initial points included. Where both codes make the same choices, it repeats their run until a point
+    is moved off a repeated query by random noise (each code draws its own)."""
+    from common.bo import BayesianOptimization
+
+    problem = authors_function(record["permutation"])
+    config = {"problem": AUTHORS_DETAILS_CONFIGURATION, "method": record["method"], "budget_scale": 1.0,
+              "n_dec_factor": 5, **settings_key(settings), **choices}
+    loop = BayesianOptimization(problem.bounds, make_method(config, problem),
+                                make_rng(PAPER, "from the authors' design", record["method"], record["seed"]))
+    queries = np.asarray(record["queries"])
+    loop.tell(queries[:N_INIT], np.asarray(record["values"])[:N_INIT])
+    for _ in range(iterations):
+        x = np.atleast_2d(loop.ask())
+        loop.tell(x, problem(x))
+    return np.minimum.accumulate(problem.optimal_value - np.asarray(loop.y))
+
+
+def from_authors_design_table(records, iterations=100, at=(25, 50, 100), **choices):
+    """Per method, the authors' runs beside ours from their own initial points and function (with ``choices``):
+    the mean simple regret S_T at T in ``at`` of each, the paired ratio (ours over theirs) with its 95 % interval,
+    and the runs whose S_T equals theirs (to 1e-9) at that T."""
+    rows = []
+    for method in AUTHORS_DETAILS_METHODS:
+        mine = [record for record in records if record["method"] == method]
+        if not mine:
+            continue
+        theirs = np.array([np.minimum.accumulate(record["optimum"] - np.asarray(record["values"]))[:N_INIT + iterations]
+                           for record in mine])
+        ours = np.array([from_authors_design(record, iterations, **choices) for record in mine])
+        row = {"method": method, "runs": len(mine)}
+        for T in at:
+            comparison = stats.paired_comparison(ours[:, T - 1], theirs[:, T - 1], higher_is_better=False,
+                                                 scale="ratio")
+            row.update({f"S_{T} authors' code": theirs[:, T - 1].mean(), f"S_{T} ours, their designs": ours[:, T - 1].mean(),
+                        f"ratio at T={T}": str(comparison.effect),
+                        f"same S_{T}": int((np.abs(ours[:, T - 1] - theirs[:, T - 1]) < 1e-9).sum())})
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def authors_code_sentence(comparison, designs):
+    """What :func:`authors_code_comparison` and :func:`from_authors_design_table` show, in numbers: per method, the
+    runs where ours from their initial points reaches their S_T at each T, and the (method, T) cells whose interval
+    of the ratio (our published runs over theirs, runs apart) excludes 1."""
+    words = []
+    for _, row in designs.iterrows():
+        same = [(name.removeprefix("same S_"), row[name]) for name in designs.columns if name.startswith("same S_")]
+        words.append(f"{row['method']}: from their initial points ours reaches their S_T in "
+                     + ", ".join(f"{value} of {row['runs']} runs at T = {T}" for T, value in same))
+    apart = []
+    for _, row in comparison.iterrows():
+        effect = row.get(RATIO_TO_AUTHORS)
+        if isinstance(effect, str):
+            low, high = (float(value) for value in effect.split("[")[1].rstrip("]").split(","))
+            if low > 1 or high < 1:
+                apart.append(f"{row['method']} at T = {row['T']}: {effect}")
+    words.append(f"our published runs' mean S_T differs from theirs beyond its interval in {len(apart)} of "
+                 f"{len(comparison)} (method, T) cells" + (f" ({'; '.join(apart)})" if apart else ""))
+    return "; ".join(words) + "."
 
 
 def make_problem(name):
