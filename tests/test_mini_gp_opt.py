@@ -336,7 +336,7 @@ def test_the_lambda_ablation_squares_lambda_and_nothing_else():
 def test_the_default_oversampling_leaves_the_published_grid_as_it_was_and_another_sets_only_bkb_and_bbkb():
     from common.experiments import mini_gp_opt as experiment
     params = {**experiment.SCALES["paper"], "scale": "paper", "oversampling_ablation_seeds": 0,
-              "oversampling_ablation_nas_seeds": 0}
+              "oversampling_ablation_nas_seeds": 0, "combined_ablation_seeds": 0}
     published = experiment.make_grid(params)
     assert all("oversampling" not in config for config in published)   # the published runs keep their keys
     oversampled = experiment.make_grid({**params, "bbkb_oversampling": 4.0})
@@ -560,3 +560,33 @@ def test_the_bandwidth_plateau_sentence_compares_one_bandwidth_with_each_methods
     sentence = experiment.bandwidth_plateau_sentence(search, 16.0)
     assert sentence.startswith("The picks lie at l^2 = 16x to 64x the median squared distance (1 of 2 GP methods")
     assert "1.000x to 1.050x its pick's (largest: GP-UCB)" in sentence
+
+
+def test_the_combined_ablation_is_the_bandwidth_ablations_bbkb_at_the_oversampling_ablations_qbar():
+    from common.experiments import mini_gp_opt as experiment
+    params = {**experiment.SCALES["paper"], "scale": "paper"}
+    grid = experiment.make_grid(params)
+    combined = [c for c in grid if c["experiment"] == "combined_ablation"]
+    by_seed = {c["seed"]: c for c in grid if c["experiment"] == "bandwidth_ablation" and c["method"] == "BBKB"}
+    assert len(combined) == params["combined_ablation_seeds"]
+    for config in combined:
+        assert config == {**by_seed[config["seed"]], "experiment": "combined_ablation",
+                          "oversampling": params["oversampling_ablation_qbar"]}
+
+
+def test_the_combined_table_sets_each_bbkb_setting_beside_the_figures_on_the_combined_seeds():
+    import pandas as pd
+    from common.experiments import mini_gp_opt as experiment
+    regret = {"nas": 0.4, "oversampling_ablation": 0.3, "bandwidth_ablation": 0.2, "combined_ablation": 0.1}
+    rows = [{"run_key": f"{block}{method}{seed}", "eval": 0, "experiment": block, "problem": experiment.NAS_PROBLEM,
+             "method": method, "seed": seed, "normalized_regret": regret[block] * (1.5 if method != "BBKB" else 1)
+             + 0.01 * seed}
+            for block in regret for method in ("BBKB", "MINI-GP-UCB") for seed in range(6)
+            if method == "BBKB" or block in ("nas", "bandwidth_ablation")]
+    rows = [row for row in rows if row["experiment"] != "combined_ablation" or row["seed"] < 4]
+    params = {**experiment.SCALES["paper"]}
+    table = experiment.combined_ablation_table(pd.DataFrame(rows), params)
+    assert list(table["seeds"]) == [4, 4, 4, 4, 4]
+    assert table["R_T/T"].iloc[0] == pytest.approx(0.415) and table["R_T/T"].iloc[3] == pytest.approx(0.115)
+    assert table["ratio to the figures' BBKB"].iloc[3].startswith("0.277x")
+    assert experiment.combined_ablation_table(pd.DataFrame(rows[:10]), params).empty
