@@ -533,7 +533,7 @@ def authors_code_comparison(table, authors, at=(10, 25, 50, 100, 200, 410)):
                 row[f"S_T {name}"] = rows_at_T["simple_regret"].mean()
             for name, rows_at_T in at_T.items():
                 row[f"R_T/T {name}"] = rows_at_T["average_regret"].mean()
-            if len(at_T[AUTHORS_CODE]) >= 2:
+            if min(len(at_T[AUTHORS_CODE]), len(at_T["published"])) >= 2:  # a spread on each side
                 row[RATIO_TO_AUTHORS] = str(stats.estimate_unpaired_effect(
                     at_T["published"]["simple_regret"].to_numpy(), at_T[AUTHORS_CODE]["simple_regret"].to_numpy(),
                     "ratio"))
