@@ -11,7 +11,10 @@ def test_every_method_runs_on_every_problem_of_the_suite_at_smoke_scale():
     grid = arena.make_grid(params)
     ran = {(config["problem"], config["method"]): arena.run(config) for config in grid}
     expected_methods = [name for name in arena.METHODS if name != arena.SKOPT or arena.skopt_available()]
-    assert sorted(ran) == sorted((problem, method) for problem in arena.PROBLEMS for method in expected_methods)
+    twins = [(problem, twin) for problem in arena.PROBLEMS for twin, method in arena.TWINS.items()
+             if arena.idea_active(method, arena.SPEC_OF[problem].dim)]
+    assert sorted(ran) == sorted([(problem, method) for problem in arena.PROBLEMS for method in expected_methods]
+                                 + twins)
     broken = [pair for pair, result in ran.items()
               if len(result["regret"]) != params["budget"] or not np.all(np.isfinite(result["regret"]))]
     assert not broken, f"runs without {params['budget']} finite regrets: {broken}"
@@ -125,3 +128,58 @@ def test_the_ranks_at_the_full_budget_are_the_final_ranks():
                    for name, value in (("a", 1.0), ("b", 2.0))})
     ranks = arena.ranks_at_budgets(table, budgets=(3, 4)).set_index("method")
     assert ranks.loc["a", "average rank at 4"] == 1.0 and ranks.loc["b", "average rank at 4"] == 2.0
+
+
+def test_egp_ts_twins_are_the_kernels_of_its_dictionary():
+    from common.experiments import egp_ts
+    assert arena.EGP_TS_KERNELS == egp_ts.SINGLE_KERNELS
+
+
+def test_add_gp_ucb_has_a_twin_only_where_its_groups_are_smaller_than_the_problem():
+    params = configuration(arena, "smoke")
+    twinned = {config["problem"] for config in arena.twin_grid(params) if config["method"] == "Add-GP-UCB off"}
+    assert twinned == {spec.name for spec in arena.PROBLEM_SPECS if arena.add_group_dim(spec.dim) < spec.dim}
+
+
+@pytest.mark.parametrize("twin", sorted(arena.TWINS))
+def test_a_twin_starts_from_its_methods_initial_design_and_observations(twin):
+    params = configuration(arena, "smoke")
+    method = arena.TWINS[twin]
+    on, off = (arena.run(arena.config_of(params, "Hartmann-6", name, seed=1), iterations=1) for name in (method, twin))
+    assert np.array_equal(on["f"][:arena.N_INIT], off["f"][:arena.N_INIT])
+    assert np.array_equal(on["y"][:arena.N_INIT], off["y"][:arena.N_INIT])
+
+
+def test_mini_gp_ucb_without_its_epochs_evaluates_each_chosen_arm_once():
+    from common.kernels import SquaredExponential
+    rng = np.random.default_rng(0)
+    arms = rng.uniform(size=(30, 2))
+    y = np.sin(3 * arms[:5, 0])
+    kernel = SquaredExponential(0.3, 1.0)
+    # A large lambda makes sigma~^2 = sigma^2 / lambda small, so the switching rule gives a long epoch.
+    with_epochs = arena.MiniGPUCBOnCandidates(arms, 5, 100.0, kernel)
+    without = arena.MiniGPUCBOnCandidates(arms, 5, 100.0, kernel, epochs=False)
+    assert len(with_epochs.propose(arms[:5], y, 1, np.random.default_rng(1))) > 1
+    assert len(without.propose(arms[:5], y, 1, np.random.default_rng(1))) == 1
+
+
+def test_an_idea_effect_compares_the_method_with_its_strongest_twin_seed_by_seed():
+    regrets = {}
+    for seed in range(6):
+        regrets[("P", "EGP-TS", seed)] = [4.0, 4.0, 1.0]
+        regrets[("P", "EGP-TS off (RBF)", seed)] = [4.0, 4.0, 2.0]
+        regrets[("P", "EGP-TS off (Matérn-2.5)", seed)] = [4.0, 4.0, 3.0]
+    table = _tidy(regrets)
+    table["run_key"] = table["method"] + "/" + table["seed"].astype(str)
+    table["run_cpu_seconds"], table["unique_points"] = 1.0, 3
+    effects = arena.idea_effects(table)
+    strongest = effects[effects["strongest twin"]].iloc[0]
+    assert strongest["twin"] == "EGP-TS off (RBF)" and strongest["outcome"] == "lower"
+    assert strongest["comparison"].effect.estimate == pytest.approx(0.5) and strongest["W/T/L"] == "6/0/0"
+
+
+def test_the_whole_method_comparison_leaves_out_the_twins():
+    table = _tidy({("P", "GP-UCB+", 0): [1.0, 1.0], ("P", "GP-UCB+ off", 0): [1.0, 0.5],
+                   ("P", "GP-UCB+", 25): [1.0, 0.5]})
+    kept = arena.whole_methods(table, {"n_seeds": 20})
+    assert set(kept["method"]) == {"GP-UCB+"} and set(kept["seed"]) == {0}

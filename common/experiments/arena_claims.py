@@ -1,5 +1,10 @@
 """The arena's hypotheses, declared before its runs: each paper's headline claim carried to the common suite.
 
+Each headline is judged twice. Against the arena's reference (below), as a whole method; and on the idea alone
+(:func:`idea_specs`, the ``-idea`` hypotheses, declared before their runs, issue 42): the method against itself
+with the idea switched off (:data:`common.experiments.arena.IDEAS`), same model, settings, designs, seeds and random
+streams, on the problems where the idea changes the method.
+
 One hypothesis per paper (two where the headline joins two kinds of statement, "better here and no worse
 elsewhere", or two methods), each a :class:`common.claims.ClaimSpec` judged per problem by
 :func:`common.claims.judge`. Every hypothesis compares the paper's method, at its paper's settings, with the
@@ -33,6 +38,8 @@ from common.claims import ClaimSpec, Evidence, Ran
 from common.experiments import arena as experiment
 
 BLOCK = "arena"
+#: The runs of each idea on and off (:data:`~common.experiments.arena.IDEAS`).
+IDEA_BLOCK = "ideas on/off"
 NO_HARM_PARTLY_AT = 0.75
 #: "at a fraction of its cost": MINI-GP-UCB's mean CPU seconds per run at most half of GP-UCB's, the interval of the
 #: ratio below 1/2 ("substantially better" at a margin of a factor 2).
@@ -59,8 +66,14 @@ def what_ran(params):
                 and params["budget"] >= paper["budget"] and params["search_scale"] >= paper["search_scale"])
     description = (f"{params['n_seeds']} seeds, budget {params['budget']}, search scale {params['search_scale']:g}"
                    + "".join(f", {text}" for text in partial))
-    return {BLOCK: Ran("paper" if complete else ("quick" if params["scale"] == "paper" else params["scale"]),
-                       description)}
+    found = {BLOCK: Ran("paper" if complete else ("quick" if params["scale"] == "paper" else params["scale"]),
+                        description)}
+    seeds = params["idea_seeds"]  # the ideas' on/off hypotheses need their twins' runs at the paper's seeds
+    enough = complete and seeds >= paper["idea_seeds"]
+    found[IDEA_BLOCK] = Ran("paper" if enough else ("quick" if params["scale"] == "paper" else params["scale"]),
+                            f"{seeds} seeds of each idea's method and twins, budget {params['budget']}, search "
+                            f"scale {params['search_scale']:g}" + "".join(f", {text}" for text in partial))
+    return found
 
 
 # --------------------------------------------------------------------------- cells
@@ -109,6 +122,23 @@ def versus_measure(method, problems_of, claim, *, rival_of=None, column="regret"
         cells = [stats.cell(label, found, claim, limits["margin"]) for label, found in comparisons.items()]
         return Evidence.of_tally(stats.tally(cells), "; ".join(map(str, cells)), ours=ours)
     return measure
+
+
+def twin_of(method):
+    """``rival_of`` for an idea's hypothesis: its method without the idea; for EGP-TS, the single kernel of its
+    dictionary with the lowest mean final regret on the problem (the strongest member, chosen per problem)."""
+    def rival(finals, problem):
+        means = {name: experiment.per_seed(finals, problem, name).mean() for name in experiment.IDEA_OF[method].off}
+        means = {name: value for name, value in means.items() if not np.isnan(value)}
+        return min(means, key=means.get) if means else None
+    return rival
+
+
+def idea_problems(method, chosen):
+    """``problems_of`` for an idea's hypothesis: the problems of ``chosen(params)`` where the idea is active."""
+    def problems_of(params):
+        return [name for name in chosen(params) if experiment.idea_active(method, experiment.SPEC_OF[name].dim)]
+    return problems_of
 
 
 def all_problems(params):
@@ -203,6 +233,56 @@ def claim_specs(params):
             versus_measure("MINI-GP-UCB", all_problems, "substantially better", column="run_cpu_seconds"),
             reproduced_at=1.0, partly_at=claims.partly_threshold(max(n_all, 1)), margin=COST_MARGIN, **arena),
     ]
+    return specs + idea_specs(params)
+
+
+def idea_specs(params):
+    """Each paper's hypothesis judged on its idea alone: the method against itself with the idea switched off
+    (:data:`~common.experiments.arena.IDEAS`), same model, settings, designs, seeds and random streams; declared
+    before the twins' runs (issue 42)."""
+    def spec(method, suffix, quote, figure, where, problems, claim, quantity, reproduced_at=1.0, partly_at=None,
+             margin=stats.DEFAULT_MARGIN, column="regret"):
+        chosen = idea_problems(method, problems)
+        n_cells = len(chosen(params))
+        idea = experiment.IDEA_OF[method]
+        return ClaimSpec(
+            f"{method.lower().replace('+', '-plus')}-idea{suffix}", figure, quote,
+            f"{where}; the idea alone ({idea.idea}): {method} against itself with {idea.how}",
+            f"{quantity} on each of the {n_cells} problems where the idea is active, {method} against "
+            + ("the best of its single-kernel twins" if method == "EGP-TS" else "its twin without the idea"),
+            f"share of those problems where {method} is {claim} (the interval of the ratio of means)",
+            versus_measure(method, chosen, claim, rival_of=twin_of(method), column=column),
+            reproduced_at=reproduced_at, partly_at=partly_at, margin=margin, min_scale="paper",
+            block=IDEA_BLOCK)
+
+    n_all, n_free = len(all_problems(params)), len(noise_free_problems(params))
+    random_point = "For all three benchmark functions, GP-UCB+ and EXPLOIT+ outperform the other methods"
+    specs = [
+        spec("EGP-TS", "", "Combining different kernel functions, EGP-TS not only yields substantially improved "
+             "performance relative to GP-TS counterparts, but also requires the least design efforts on the choice "
+             "of the kernel function", "egp_ts §6.1", "egp_ts §6.1", all_problems, "no worse",
+             "final simple regret", partly_at=NO_HARM_PARTLY_AT),
+        spec("UCB-PP", "", "We can observe that UCB-PP0001 is always better than UCB, verifying our theoretical "
+             "analysis", "bo_pp Table 1", "bo_pp §5", all_problems, "better", "final simple regret",
+             partly_at=claims.partly_threshold(max(n_all, 1))),
+        spec("Add-GP-UCB", "-additive", "But again, almost all Add-d/M instantiations outperform GP-UCB",
+             "add_gp_ucb Fig. 3", "add_gp_ucb §5.1", additive_problem, "better", "final simple regret"),
+        spec("Add-GP-UCB", "-elsewhere", "If not [additive with a known decomposition], then use a small value for d "
+             "and run Add-GP-UCB while partially optimising for the decomposition periodically", "add_gp_ucb §6",
+             "add_gp_ucb §6 (Recommendations)", other_problems, "no worse", "final simple regret",
+             partly_at=NO_HARM_PARTLY_AT),
+    ]
+    specs += [spec(method, "", random_point, "random_exploration Fig. 2, Table 1", "random_exploration §5.1",
+                   noise_free_problems, "better", "final simple regret",
+                   partly_at=claims.partly_threshold(max(n_free, 1))) for method in ("GP-UCB+", "EXPLOIT+")]
+    specs += [
+        spec("MINI-GP-UCB", "-regret", "both algorithms match the O~(gamma_T sqrt T) regret of their traditional "
+             "counterparts", "mini_gp_opt §1", "mini_gp_opt §1", all_problems, "no worse", "final simple regret",
+             partly_at=NO_HARM_PARTLY_AT, margin=REGRET_MARGIN),
+        spec("MINI-GP-UCB", "-cost", "Moreover, these algorithms are extremely scalable", "mini_gp_opt §1",
+             "mini_gp_opt §1", all_problems, "substantially better", "CPU seconds per run",
+             partly_at=claims.partly_threshold(max(n_all, 1)), margin=COST_MARGIN, column="run_cpu_seconds"),
+    ]
     return specs
 
 
@@ -271,14 +351,48 @@ def regime_sentence(summary):
             "regime's problems): " + "; ".join(parts) + ".")
 
 
+def idea_sentences(effects):
+    """"Which idea helps where", one bullet per idea, from its on/off effects (:func:`~common.experiments.arena.
+    idea_effects`, against the strongest twin on each problem): where switching the idea on lowers the final
+    regret, where it raises it, where the runs cannot tell, and on how many problems the median seed points the
+    other way than the mean."""
+    if effects.empty:
+        return ["* **Each idea on and off:** no twin ran at these parameters (parameter ``idea_seeds``)."]
+    bullets = []
+    for idea in experiment.IDEAS:
+        rows = effects[(effects["idea"] == idea.method) & effects["strongest twin"]]
+        if rows.empty:
+            continue
+        named = {side: ", ".join(f"{row.problem} ({row.comparison.effect})" for row in rows.itertuples()
+                                 if row.outcome == side) for side in ("lower", "higher")}
+        counts = rows["outcome"].value_counts()
+        against = sum(_median_against_mean(row.comparison) for row in rows.itertuples())
+        twin = "its strongest single kernel" if len(idea.off) > 1 else "itself without it"
+        bullets.append(
+            f"* **{idea.method}'s idea** ({idea.idea}), against {twin}: lower final regret on "
+            f"{counts.get('lower', 0)} of {len(rows)} problems" + (f" ({named['lower']})" if named["lower"] else "")
+            + f", higher on {counts.get('higher', 0)}" + (f" ({named['higher']})" if named["higher"] else "")
+            + f", undecided on {counts.get('undecided', 0)}; on {against} the median seed points the other way "
+              "than the mean.")
+    return bullets
+
+
+def _median_against_mean(comparison):
+    """Whether the median seed's ratio and the ratio of means lie on opposite sides of 1."""
+    if comparison.typical is None:
+        return False
+    return (comparison.effect.estimate - 1) * (comparison.typical.estimate - 1) < 0
+
+
 def findings(table, params, verdicts):
-    """"Which idea helps where", computed from the runs: the overall ranking and its critical difference, the best
-    methods per regime, and per method where it beats or trails GP-UCB, with its rank and cost.
+    """"Which idea helps where", computed from the runs: each idea on and off inside its own method, the overall
+    ranking of whole methods and its critical difference, the best methods per regime, and per method where it
+    beats or trails GP-UCB, with its rank and cost.
 
     Parameters
     ----------
     table : pandas.DataFrame
-        The tidy table of the arena's runs.
+        The tidy table of the arena's runs, the ideas' twins included.
     params : dict
         The resolved parameters.
     verdicts : pandas.DataFrame
@@ -288,7 +402,8 @@ def findings(table, params, verdicts):
     -------
     str (Markdown)
     """
-    finals = experiment.final_values(table)
+    ideas = idea_sentences(experiment.idea_effects(table))
+    finals = experiment.final_values(experiment.whole_methods(table, params))
     summary = experiment.rank_summary(experiment.seed_ranks(finals))
     found = experiment.critical_difference(summary)
     costs = experiment.cost_and_rank(finals, found)
@@ -302,7 +417,7 @@ def findings(table, params, verdicts):
                f"{found['p_value']:.2g}; the Nemenyi critical difference is {found['cd']:.2f} ranks, so "
                + (f"{len(leaders) - 1} other methods are not told apart from {average.index[0]}"
                   if len(leaders) > 1 else f"{average.index[0]} is told apart from every other method") + ".")
-    bullets = [overall, regime_sentence(summary)]
+    bullets = ideas + [overall, regime_sentence(summary)]
     bullets += [method_sentence(finals, method, problems, summary, costs)
                 for method in experiment.methods_in_order(finals["method"].unique()) if method != experiment.REFERENCE]
     bullets.append(f"* **Hypotheses:** {claims.verdicts_of(verdicts, list(verdicts['id']))}.")
