@@ -377,6 +377,28 @@ def idea_sentences(effects):
     return bullets
 
 
+def strong_reference_sentence(table, params):
+    """Where the whole methods stand against the strong reference
+    (:data:`~common.experiments.arena.STRONG_REFERENCE`): per method, the problems where it ends lower or higher,
+    and the reference's average rank were it ranked with them."""
+    versus = experiment.versus_reference_table(table, params)
+    reference = experiment.STRONG_REFERENCE
+    if versus.empty:
+        return (f"* **Against the strong reference** ({reference}, random_exploration's GP-UCB): it did not run at "
+                "these parameters (parameter ``idea_seeds``).")
+    counts = versus.groupby("method")["outcome"].value_counts().unstack(fill_value=0)
+    parts = [f"{method} {counts.loc[method].get('lower', 0)}/{counts.loc[method].get('higher', 0)}"
+             for method in experiment.methods_in_order(list(counts.index))]
+    runs = table[(table["seed"] < params["n_seeds"])
+                 & (table["method"].isin(experiment.METHODS) | (table["method"] == reference))]
+    finals = experiment.final_values(runs)
+    ranked = experiment.critical_difference(experiment.rank_summary(experiment.seed_ranks(finals)))["average_ranks"]
+    return (f"* **Against the strong reference** ({reference}: random_exploration's GP-UCB, declared before its runs "
+            "were read): problems where each method ends lower / higher (the interval of the ratio of means wholly "
+            "below / above 1): " + ", ".join(parts) + f". Ranked with the {len(ranked) - 1} methods, its average "
+            f"rank would be {ranked[reference]:.2f} (the lowest: {ranked.index[0]}, {ranked.iloc[0]:.2f}).")
+
+
 def _median_against_mean(comparison):
     """Whether the median seed's ratio and the ratio of means lie on opposite sides of 1."""
     if comparison.typical is None:
@@ -417,7 +439,7 @@ def findings(table, params, verdicts):
                f"{found['p_value']:.2g}; the Nemenyi critical difference is {found['cd']:.2f} ranks, so "
                + (f"{len(leaders) - 1} other methods are not told apart from {average.index[0]}"
                   if len(leaders) > 1 else f"{average.index[0]} is told apart from every other method") + ".")
-    bullets = ideas + [overall, regime_sentence(summary)]
+    bullets = ideas + [overall, regime_sentence(summary), strong_reference_sentence(table, params)]
     bullets += [method_sentence(finals, method, problems, summary, costs)
                 for method in experiment.methods_in_order(finals["method"].unique()) if method != experiment.REFERENCE]
     bullets.append(f"* **Hypotheses:** {claims.verdicts_of(verdicts, list(verdicts['id']))}.")
