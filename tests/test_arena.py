@@ -10,7 +10,7 @@ def test_every_method_runs_on_every_problem_of_the_suite_at_smoke_scale():
     params = configuration(arena, "smoke")
     grid = arena.make_grid(params)
     ran = {(config["problem"], config["method"]): arena.run(config) for config in grid}
-    expected_methods = [name for name in arena.METHODS if name != arena.SKOPT or arena.skopt_available()]
+    expected_methods = [name for name in arena.METHODS if arena.library_available(name)]
     twins = [(problem, twin) for problem in arena.PROBLEMS for twin, method in arena.TWINS.items()
              if arena.idea_active(method, arena.SPEC_OF[problem].dim)]
     assert sorted(ran) == sorted([(problem, method) for problem in arena.PROBLEMS for method in expected_methods]
@@ -23,7 +23,7 @@ def test_every_method_runs_on_every_problem_of_the_suite_at_smoke_scale():
 @pytest.mark.parametrize("problem", ["Hartmann-6", "Robot pushing 4D"])
 def test_every_method_of_a_seed_starts_from_the_same_initial_design_and_observations(problem):
     params = configuration(arena, "smoke")
-    methods = [name for name in arena.METHODS if name != arena.SKOPT or arena.skopt_available()]
+    methods = [name for name in arena.METHODS if arena.library_available(name)]
     starts = {name: arena.run(arena.config_of(params, problem, name, seed=1), iterations=1) for name in methods}
     first = starts[methods[0]]
     differing = [name for name, result in starts.items()

@@ -366,11 +366,15 @@ class View:
 
 # --------------------------------------------------------------------------- the methods
 SKOPT = "skopt"
+BOTORCH = "BoTorch"
 METHODS = ("EGP-TS", "UCB-PP", "Add-GP-UCB", "GP-UCB+", "EXPLOIT+", "MINI-GP-UCB", "GP-UCB", "GP-EI",
-           "Random search", SKOPT)
+           "Random search", SKOPT, BOTORCH)
+#: The library peers, each run only where its optional requirements file is installed (:func:`library_available`)
+#: and otherwise read from the cache; no hypothesis uses them.
+LIBRARIES = {SKOPT: "requirements-arena.txt", BOTORCH: "requirements-botorch.txt"}
 METHOD_VIEWS = {"EGP-TS": "unit", "UCB-PP": "symmetric", "Add-GP-UCB": "symmetric", "GP-UCB+": "native",
                 "EXPLOIT+": "native", "MINI-GP-UCB": "unit", "GP-UCB": "unit", "GP-EI": "unit",
-                "Random search": "native", SKOPT: "native"}
+                "Random search": "native", SKOPT: "native", BOTORCH: "native"}
 #: The reference every hypothesis compares with: plain GP-UCB on the project's GP.
 REFERENCE = "GP-UCB"
 #: A strong second reference (issue 42 item 2), declared on 2026-11-28 while its runs (those of GP-UCB+'s twin) were
@@ -639,6 +643,16 @@ def skopt_available():
     return True
 
 
+def library_available(name):
+    """Whether the library peer ``name`` (:data:`LIBRARIES`) is installed; True for every other method."""
+    if name == SKOPT:
+        return skopt_available()
+    if name == BOTORCH:
+        from common.experiments.arena_botorch import botorch_available
+        return botorch_available()
+    return True
+
+
 # --------------------------------------------------------------------------- scales and the grid
 _PAPER_SCALE = dict(problems=list(PROBLEMS), methods=list(METHODS), n_seeds=20, budget=100, search_scale=1.0,
                     idea_seeds=20)
@@ -647,9 +661,10 @@ SCALES = {
     "quick": {**_PAPER_SCALE, "n_seeds": 3, "budget": 40, "search_scale": 0.25, "idea_seeds": 3},
     "paper": _PAPER_SCALE,
 }
-# What `python reproduce.py` regenerates and the repository publishes. The ideas' twins join it once their runs are
-# cached (python reproduce.py arena --runs-only --publish-runs -p idea_seeds 20).
-PUBLISHED = {"scale": "paper", "idea_seeds": 0}
+# What `python reproduce.py` regenerates and the repository publishes. The ideas' twins and BoTorch join it once
+# their runs are cached (python reproduce.py arena --runs-only --publish-runs -p idea_seeds 20; BoTorch's with
+# requirements-botorch.txt installed).
+PUBLISHED = {"scale": "paper", "idea_seeds": 0, "methods": [name for name in METHODS if name != BOTORCH]}
 CELL_FIELDS = ("experiment", "problem", "method")
 # The spot-check recomputes one run per method (its cheapest problem), so that it stays within seconds.
 SPOT_CHECK_CELL_FIELDS = {"arena": ("experiment", "method")}
@@ -671,18 +686,19 @@ def config_of(params, problem, method, seed):
             "budget": params["budget"], "search_scale": params["search_scale"]}
 
 
-def make_grid(params, *, include_skopt=None):
+def make_grid(params, *, include_libraries=None):
     """Every run of the arena for resolved parameters: problem x method x seed.
 
     Parameters
     ----------
     params : dict
-    include_skopt : bool, optional
-        Whether scikit-optimize's runs are part of the grid; default: where it is installed
-        (:func:`skopt_available`). The notebook adds the cached ones where it is not (:func:`notebook_grid`).
+    include_libraries : bool, optional
+        Whether the library peers' runs (:data:`LIBRARIES`) are part of the grid; default: each where it is
+        installed (:func:`library_available`). The notebook adds the cached ones where it is not
+        (:func:`notebook_grid`).
     """
-    include_skopt = skopt_available() if include_skopt is None else include_skopt
-    methods = [name for name in params["methods"] if name != SKOPT or include_skopt]
+    methods = [name for name in params["methods"]
+               if name not in LIBRARIES or (library_available(name) if include_libraries is None else include_libraries)]
     grid = [config_of(params, problem, method, seed) for problem in params["problems"] for method in methods
             for seed in range(params["n_seeds"])]
     return grid + [config for config in twin_grid(params) if config not in grid]
@@ -697,8 +713,8 @@ def twin_grid(params):
 
 
 def notebook_grid(params):
-    """The runs the notebook shows: :func:`make_grid`, and where scikit-optimize is not installed its runs that are
-    cached (read, never recomputed), so that the committed cache regenerates the same notebook either way.
+    """The runs the notebook shows: :func:`make_grid`, and for each library peer that is not installed its runs that
+    are cached (read, never recomputed), so that the committed cache regenerates the same notebook either way.
 
     Returns
     -------
@@ -708,15 +724,16 @@ def notebook_grid(params):
     """
     from common import store
 
-    grid = make_grid(params)
-    if SKOPT not in params["methods"] or skopt_available():
-        return grid, ""
-    library = [config for config in make_grid(params, include_skopt=True) if config["method"] == SKOPT]
-    cached = [config for config in library if store.cached_run(config, CODE_VERSION) is not None]
-    note = ("" if len(cached) == len(library) else
-            f"scikit-optimize is not installed here (pip install -r requirements-arena.txt): {len(library) - len(cached)} "
-            f"of its {len(library)} runs are not cached and are left out")
-    return grid + cached, note
+    grid, notes = make_grid(params), []
+    missing = [name for name in LIBRARIES if name in params["methods"] and not library_available(name)]
+    for name in missing:
+        library = [config for config in make_grid(params, include_libraries=True) if config["method"] == name]
+        cached = [config for config in library if store.cached_run(config, CODE_VERSION) is not None]
+        grid += cached
+        if len(cached) < len(library):
+            notes.append(f"{name} is not installed here (pip install -r {LIBRARIES[name]}): "
+                         f"{len(library) - len(cached)} of its {len(library)} runs are not cached and are left out")
+    return grid, "; ".join(notes)
 
 
 # --------------------------------------------------------------------------- one run
@@ -797,6 +814,10 @@ def run(config, iterations=None):
     if name == SKOPT:
         X, y, rounds = _run_skopt(problem, X0, y0, budget, n_rounds, noise_rng,
                                   int(method_rng.integers(2**31 - 1)), config["search_scale"])
+    elif name == BOTORCH:
+        from common.experiments.arena_botorch import run_botorch
+        X, y, rounds = run_botorch(problem, X0, y0, budget, n_rounds, noise_rng, int(method_rng.integers(2**31 - 1)),
+                                   config["search_scale"])
     else:
         view = View(problem.bounds, METHOD_VIEWS[name])
         method = make_method(config, problem, view, X0, y0)
@@ -1166,7 +1187,7 @@ def plot_critical_difference(ax, found, colors=None):
 
 
 # --------------------------------------------------------------------------- figures
-METHOD_COLORS = dict(zip(METHODS, ("C3", "C1", "C2", "C0", "C9", "C4", "black", "C7", "C8", "C5")))
+METHOD_COLORS = dict(zip(METHODS, ("C3", "C1", "C2", "C0", "C9", "C4", "black", "C7", "C8", "C5", "C6")))
 METHOD_STYLES = {"GP-UCB": "--", "Random search": ":"}
 
 
@@ -1468,6 +1489,10 @@ def methods_table(dims=None):
                                           f"{SKOPT_SEARCH['n_restarts_optimizer']} L-BFGS-B runs), from the shared "
                                           "design as x0, y0 with no random points of its own; optional "
                                           "(requirements-arena.txt)"),
+        BOTORCH: ("BoTorch 0.18.1", "its documented defaults: SingleTaskGP (Matérn-5/2 ARD with its priors, inputs "
+                                    "normalized, outputs standardized, fit_gpytorch_mll), qLogNoisyExpectedImprovement, "
+                                    "optimize_acqf with q = 1, 10 restarts from 512 raw samples; optional "
+                                    "(requirements-botorch.txt)"),
     }
     rows = [{"method": name, "paper": settings[name][0], "coordinates": coordinates[METHOD_VIEWS[name]],
              "settings": settings[name][1]} for name in METHODS]

@@ -58,7 +58,7 @@ def what_ran(params):
     scale's seeds, budget and acquisition search, every problem and every method but the library baseline (which no
     hypothesis uses)."""
     paper = experiment.SCALES["paper"]
-    needed = [name for name in experiment.METHODS if name != experiment.SKOPT]
+    needed = [name for name in experiment.METHODS if name not in experiment.LIBRARIES]
     partial = [f"problems {', '.join(params['problems'])} only"] if set(paper["problems"]) - set(params["problems"]) \
         else []
     partial += [f"methods {', '.join(params['methods'])} only"] if set(needed) - set(params["methods"]) else []
