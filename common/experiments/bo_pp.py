@@ -104,11 +104,7 @@ SCALES = {
 # What `python reproduce.py` regenerates and the repository publishes (figures/bo_pp, the notebook's
 # outputs, the verdicts): the paper scale, every block at 20 seeds and T = 100, with the powered confirmatory plan's
 # fresh seeds (data/confirmatory/powered/bo_pp.csv, issue 40).
-# pseudo_point_ablation and restarts_ablation are declared (issue 43) and their 840 runs are being computed in the
-# background (`reproduce.py bo_pp --runs-only -p pseudo_point_ablation_seeds 10 -p restarts_ablation_seeds 10`); they
-# join the published configuration once they are all cached.
-PUBLISHED = {"scale": "paper", "confirmatory": "powered", "pseudo_point_ablation_seeds": 0,
-             "restarts_ablation_seeds": 0}
+PUBLISHED = {"scale": "paper", "confirmatory": "powered"}
 # The fields that make a run a different cell of the experiments (the spot-check recomputes one run of each).
 CELL_FIELDS = ("experiment", "problem", "acquisition", "tau0", "kernel")
 
