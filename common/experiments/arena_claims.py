@@ -324,8 +324,12 @@ def method_sentence(finals, method, problems, summary, costs):
     text += (f": lower final regret than GP-UCB (the 95 % interval of the ratio of means below 1) on "
              f"{len(sides['better'])} of {len(comparisons)} problems"
              + (f": {_named(sides['better'])}" if sides["better"] else ""))
+    against = [problem for side in ("better", "worse") for problem, found in sides[side].items()
+               if _median_against_mean(found)]
     text += (f"; higher on {len(sides['worse'])}" + (f": {_named(sides['worse'])}" if sides["worse"] else "")
-             + f"; undecided on {undecided}.")
+             + f"; undecided on {undecided}"
+             + (f"; of the decided, the median seed points the other way on {', '.join(against)}" if against else "")
+             + ".")
     best = rank.idxmin() if len(rank) else None
     if best is not None:
         text += f" Its best mean rank is on {best} ({rank[best]:.2f})."
