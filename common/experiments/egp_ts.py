@@ -141,10 +141,7 @@ SCALES = {
 }
 # The paper-scale grid with the fresh seeds of the committed powered confirmatory plan (judged apart, in the verdict
 # table's `confirmatory` column).
-# maximizer_ablation is declared (issue 43) and its runs are computed in the background
-# (`reproduce.py egp_ts --runs-only -p maximizer_ablation_seeds 10`); it joins the published configuration once they
-# are all cached.
-PUBLISHED = {"scale": "paper", "confirmatory": "powered", "maximizer_ablation_seeds": 0}
+PUBLISHED = {"scale": "paper", "confirmatory": "powered"}
 ALLOWED = {
     "synthetic_problems": list(SYNTHETIC), "synthetic_methods": METHODS, "synthetic_seeds": range(0, 101),
     "synthetic_T": range(1, 1001), "robot_problems": list(ROBOT), "robot_methods": METHODS,
