@@ -22,6 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from common import _threads  # noqa: F401,E402  (pins BLAS and numpy's SIMD before numpy loads)
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 

@@ -17,6 +17,13 @@ environment's or OpenBLAS's own choice stands, and runs computed there may diffe
 from the cached ones in the last bits: :mod:`common.store` keeps them apart, in a
 cache named by their kernels (:func:`kernel_name`).
 
+numpy picks its own SIMD loops from the CPU in the same way, and its AVX-512 loops
+(``X86_V4``, ``AVX512_ICL``) round some ufuncs differently from its AVX2 ones
+(``X86_V3``), which most readers' CPUs run: measured on an AMD EPYC machine with
+AVX-512, mini_gp_opt's figures drawn from the cache moved by one digit of a PDF
+coordinate and a few PNG pixels. So numpy's loops above ``X86_V3`` are switched off
+everywhere (:func:`pin_numpy_simd`), and every CPU with AVX2 draws the same figures.
+
 The environment variables only take effect if they are set before numpy is first
 imported (child processes inherit them); ``threadpoolctl`` limits the threads of a
 BLAS that was already loaded, but its kernels can no longer change.
@@ -30,6 +37,9 @@ FORCE_VARIABLE = "BO_FORCE_OPENBLAS_CORETYPE"
 BLAS_CORETYPE = "SkylakeX"
 # The CPU flags (as /proc/cpuinfo names them) that OpenBLAS's SkylakeX kernels need.
 BLAS_CORETYPE_FLAGS = frozenset({"avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl"})
+#: numpy's SIMD targets above AVX2 (``X86_V3``), switched off so that numpy's ufuncs round alike on every CPU with
+#: AVX2; numpy ignores a name the CPU does not have.
+NUMPY_DISABLED_SIMD = "X86_V4 AVX512_ICL AVX512_SPR"
 
 
 def cpu_flags(cpuinfo="/proc/cpuinfo"):
@@ -64,6 +74,14 @@ def pin_blas_kernels(environ=None):
     return environ.get("OPENBLAS_CORETYPE")
 
 
+def pin_numpy_simd(environ=None):
+    """Switch off numpy's SIMD loops above AVX2 (:data:`NUMPY_DISABLED_SIMD`) in ``environ`` (default:
+    ``os.environ``), before numpy is imported. Returns the value set in ``NPY_DISABLE_CPU_FEATURES``."""
+    environ = os.environ if environ is None else environ
+    environ["NPY_DISABLE_CPU_FEATURES"] = NUMPY_DISABLED_SIMD
+    return environ["NPY_DISABLE_CPU_FEATURES"]
+
+
 def pin_blas_threads():
     """Set the BLAS thread variables to 1 and limit any already-loaded pools."""
     for name in THREAD_VARIABLES:
@@ -96,4 +114,5 @@ def kernel_name(kernels=None):
 
 
 pin_blas_kernels()
+pin_numpy_simd()
 pin_blas_threads()

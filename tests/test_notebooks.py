@@ -45,6 +45,9 @@ TIMING_RESULTS = ("wall_time", "algorithm_seconds")
 # How far a recomputed float may lie from the stored one where the BLAS kernels differ: other kernels round the last
 # bits differently (about 1e-16 relative a solve), which two BO iterations grow to about 1e-10 at most here.
 SPOT_CHECK_RTOL = 1e-6
+# ... relative to each value, or to the largest of its array where that is looser: a value near zero (a posterior
+# sample crossing zero, EI's underflowing tail at 2.7e-295) moves relatively more. Measured, SkylakeX kernels against
+# the Haswell-stored teaching run: 49 of 1,503 posterior-sample values beyond rtol 1e-6 alone, by at most 2.3e-7.
 # The share of sampled runs that may leave that tolerance under other kernels (measured on an AVX2 EPYC under
 # Haswell's kernels: 3 of random_exploration's 82 sampled runs and 3 of bo_pp's 176, each querying another point
 # within its first two iterations; the other papers' none).
@@ -122,7 +125,7 @@ def _recompute_prefix(key, config):
 
 def _assert_prefix_equal(stored, recomputed, kernels):
     """Every number of the recomputed prefix against the stored run's: bit for bit under the run's own kernels, else
-    floats to :data:`SPOT_CHECK_RTOL`."""
+    floats to :data:`SPOT_CHECK_RTOL` of each value or of its array's largest absolute value."""
     names = sorted(set(stored.result) - set(TIMING_RESULTS))
     assert sorted(set(recomputed) - set(TIMING_RESULTS)) == names, stored.key
     n_evals = len(recomputed[stored.traces[0]]) if stored.traces else None
@@ -137,9 +140,10 @@ def _assert_prefix_equal(stored, recomputed, kernels):
         if exact or ours.dtype.kind not in "fc":
             np.testing.assert_array_equal(ours, theirs, err_msg=f"{where}, bit for bit", strict=True)
         else:
-            np.testing.assert_allclose(ours, theirs, rtol=SPOT_CHECK_RTOL, atol=0, strict=True, err_msg=(
+            atol = SPOT_CHECK_RTOL * np.max(np.abs(theirs[np.isfinite(theirs)]), initial=0.0)
+            np.testing.assert_allclose(ours, theirs, rtol=SPOT_CHECK_RTOL, atol=atol, strict=True, err_msg=(
                 f"{where}: stored under {stored.kernels} kernels, recomputed under {kernels} on {cpu_model()}, "
-                f"compared to rtol {SPOT_CHECK_RTOL:g}"))
+                f"compared to rtol {SPOT_CHECK_RTOL:g} of each value or of the array's largest"))
 
 
 @pytest.mark.parametrize("key", list(NOTEBOOKS))

@@ -44,6 +44,11 @@ def test_this_process_runs_one_blas_thread_with_the_pinned_kernels_where_the_cpu
         assert {pool["architecture"] for pool in pools} == {_threads.BLAS_CORETYPE}
 
 
+def test_this_process_runs_none_of_numpys_simd_loops_above_avx2():
+    from numpy._core._multiarray_umath import __cpu_features__
+    assert not any(__cpu_features__.get(target) for target in _threads.NUMPY_DISABLED_SIMD.split())
+
+
 @pytest.mark.parametrize("kernels, name", [
     ({"libopenblas.so": "SkylakeX", "libscipy_openblas.so": "SkylakeX"}, "SkylakeX"),
     ({"libopenblas.so": "SkylakeX", "libscipy_openblas.so": "Haswell"}, "Haswell+SkylakeX"),
