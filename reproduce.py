@@ -372,7 +372,10 @@ def run_notebook(plan, n_jobs, dask_address):
     staged_figures_root = staging / "figures"
     staged_notebook = staging / notebook_path.name
     read_log = staging / "reads.log"
-    environment = {paths.FIGURES_ROOT_VARIABLE: str(staged_figures_root), provenance.READ_LOG_VARIABLE: str(read_log)}
+    environment = {paths.FIGURES_ROOT_VARIABLE: str(staged_figures_root), provenance.READ_LOG_VARIABLE: str(read_log),
+                   # no live sliders in a lesson executed here, even when started from a Jupyter kernel
+                   # (common.lessons.widgets_are_live): nobody can move them, and the outputs must not change
+                   "BO_LIVE_WIDGETS": "0"}
     if dask_address is not None:
         environment["BO_DASK"] = dask_address
     elif n_jobs is not None:
@@ -561,7 +564,8 @@ def write_scorecard(registry):
     Per paper: the verdict counts now and under the p-value rule that estimation replaced, and the verdict
     table's main columns; above them, the judged cells of every paper in one figure. A notebook whose experiment
     module declares ``KIND = "arena"`` (the papers' methods on a common suite) gets its section after the papers',
-    outside their counts and their figure.
+    outside their counts and their figure; a lesson of the course (``KIND = "lesson"``) judges no claim and has no
+    section.
     """
     import pandas as pd
 
@@ -579,6 +583,8 @@ def write_scorecard(registry):
             title, notebook = module.TITLE, f"notebooks/{module.NOTEBOOK}"
         except Exception:  # the listing of the other papers must not depend on one broken module
             module, title, notebook = None, key, "(experiment module does not load)"
+        if getattr(module, "KIND", None) == "lesson":
+            continue
         # The arena's hypotheses carry the papers' claims to a common suite: a section of their own, after the
         # papers, counted apart from the papers' claims.
         is_arena = getattr(module, "KIND", None) == "arena"

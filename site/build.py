@@ -44,7 +44,10 @@ DATA_PAGES = ("data/datasets/README.md", "data/nas_cells/README.md")
 #: What each kind of module does, as a paper page's banner says it.
 MODULE_ROLES = (("common.experiments.{key}", "experiments: grid, run function, figures"),
                 ("common.experiments.{key}_claims", "claims and their checks"),
-                ("common.methods.{key}", "the paper's method"))
+                ("common.methods.{key}", "the paper's method"),
+                ("common.lessons.{topic}", "the lesson's computations and drawings"))
+#: The README's section that is also the site's teacher's page (``course.html``), from its heading to the next one.
+COURSE_SECTION = "## Teaching a course from the companion"
 VERDICT_ORDER = tuple(VERDICTS) + tuple(IDENTITY_VERDICTS)
 NUMBER_WORDS = dict(enumerate(("No", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten")))
 
@@ -77,19 +80,30 @@ def read_csv(path):
 
 
 def notebook_entries():
-    """One dict per registered notebook, in the registry's order, teaching notebooks first."""
+    """One dict per registered notebook, in the registry's order, the course's lessons first, then the teaching
+    notebook, the papers and the arena."""
     entries = []
     for key in NOTEBOOKS:
         module = load_experiment(key)
+        kind = getattr(module, "KIND", None)
         verdicts = read_csv(REPO / "figures" / key / "verdicts.csv")
         counts = {verdict: sum(row["verdict"] == verdict for row in verdicts) for verdict in VERDICT_ORDER}
         entries.append({"key": key, "title": module.TITLE, "notebook": module.NOTEBOOK,
                         "outputs": list(module.OUTPUTS), "docname": f"notebooks/{Path(module.NOTEBOOK).stem}",
-                        "teaching": "teaching" in module.TITLE.lower(), "verdicts": verdicts,
-                        "arena": getattr(module, "KIND", None) == "arena",
+                        "lesson": kind == "lesson", "arena": kind == "arena",
+                        "teaching": kind != "lesson" and "teaching" in module.TITLE.lower(), "verdicts": verdicts,
+                        "exercises": count_solutions(REPO / "notebooks" / module.NOTEBOOK) if kind == "lesson" else 0,
                         "counts": format_counts(counts) if verdicts else "no verdicts yet"})
-    # The teaching notebook first, the papers, then the arena that puts the papers' methods side by side.
-    return sorted(entries, key=lambda entry: 0 if entry["teaching"] else 2 if entry["arena"] else 1)
+    order = {"lesson": 0, "teaching": 1, "arena": 3}
+    return sorted(entries, key=lambda entry: next((rank for name, rank in order.items() if entry[name]), 2))
+
+
+def count_solutions(path):
+    """How many cells of a notebook are tagged ``solution`` (its exercises' solutions)."""
+    if not path.exists():
+        return 0
+    cells = json.loads(path.read_text(encoding="utf-8")).get("cells", [])
+    return sum("solution" in cell.get("metadata", {}).get("tags", []) for cell in cells)
 
 
 # ------------------------------------------------------------------------------------------ code pages
@@ -202,6 +216,14 @@ def parse_cell(source):
         return None
 
 
+def is_figure_output(output):
+    """Whether a cell's output draws a figure: an image, or a lesson's player (``common.lessons.player``)."""
+    data = output.get("data", {})
+    html_text = data.get("text/html", "")
+    html_text = "".join(html_text) if isinstance(html_text, list) else html_text
+    return "image/png" in data or "image/svg+xml" in data or 'class="lesson-player"' in html_text
+
+
 def dotted(node):
     """``["a", "b", "c"]`` for the expression ``a.b.c``, else None."""
     parts = []
@@ -285,8 +307,7 @@ class Linker:
         links = {}
         for index, cell in enumerate(cells):
             outputs = cell.get("outputs", []) if cell.get("cell_type") == "code" else []
-            if not any("image/png" in output.get("data", {}) or "image/svg+xml" in output.get("data", {})
-                       for output in outputs) or trees.get(index) is None:
+            if not any(is_figure_output(output) for output in outputs) or trees.get(index) is None:
                 continue
             found = []
             self._collect(trees[index], namespace, defined, index, found, depth=0)
@@ -403,6 +424,9 @@ def landing_page(entries, source_dir):
         shown = thumbnail(key, source_dir / "_static" / "thumbs" / f"{key}.png")
         image = (f'<a href="{entry["docname"]}.html"><img class="card-thumb" src="_static/thumbs/{key}.png" '
                  f'alt="{esc(entry["title"])}: {esc(shown)}"></a>') if shown else ""
+        if entry["lesson"]:
+            cards.append(lesson_card(entry, image))
+            continue
         kind = "teaching notebook" if entry["teaching"] else "arena" if entry["arena"] else "paper"
         claims = (f'<a href="scorecard.html?paper={key}">{esc(entry["counts"])}</a>' if entry["verdicts"]
                   else esc(entry["counts"]))
@@ -419,10 +443,35 @@ def landing_page(entries, source_dir):
 <a href="scorecard.html?paper={key}">verdicts</a></p>
 </div>
 </div>""")
-    papers = [entry for entry in entries if not entry["teaching"] and not entry["arena"]]
+    lessons = [entry for entry in entries if entry["lesson"]]
+    lesson_cards = [card for card, entry in zip(cards, entries) if entry["lesson"]]
+    cards = [card for card, entry in zip(cards, entries) if not entry["lesson"]]
+    papers = [entry for entry in entries if not entry["teaching"] and not entry["arena"] and not entry["lesson"]]
     teaching = [entry for entry in entries if entry["teaching"]]
     arena = [entry for entry in entries if entry["arena"]]
-    toc_notebooks = "\n".join(entry["docname"] for entry in entries)
+    course_toc = "\n".join(["course", *(entry["docname"] for entry in lessons)])
+    toc_notebooks = "\n".join(entry["docname"] for entry in entries if not entry["lesson"])
+    course = f"""
+## The course
+
+{NUMBER_WORDS.get(len(lessons), str(len(lessons)))} lessons of a course on Bayesian optimization, each a 90-minute
+lecture with learning goals, figures a student can move (sliders in Jupyter, players here), exercises with their
+solutions folded, and a summary. **[The teacher's page](course.md)** says which lesson goes with which lecture,
+what to show live, and how to run the course offline in a classroom.
+
+```{{raw}} html
+<div class="paper-cards course-cards">
+{chr(10).join(lesson_cards)}
+</div>
+```
+
+```{{toctree}}
+:hidden:
+:caption: Course
+
+{course_toc}
+```
+""" if lessons else ""
     data_docs = "\n".join(path[:-3] for path in DATA_PAGES if (REPO / path).exists())
     count = NUMBER_WORDS.get(len(papers), str(len(papers)))
     return f"""---
@@ -447,7 +496,7 @@ yourself, and change their parameters, open them in Jupyter Lab
   (smoke, quick, paper) of every notebook: from the [README](readme.md).
 - **[The code](code/index.md)**: every module of the shared library; each figure links to the functions that draw it.
 - **Search** (the box at the top left, or press Ctrl+K) covers the notebooks, the scorecard and the code.
-
+{course}
 ## The notebooks
 
 ```{{raw}} html
@@ -485,6 +534,37 @@ readme
 code/index
 ```
 """
+
+
+def lesson_card(entry, image):
+    """A lesson's card on the landing page: what it covers, its exercises, links to it and its code."""
+    key = entry["key"]
+    exercises = entry["exercises"]
+    return f"""<div class="paper-card lesson-card" data-key="{key}">
+{image}
+<div class="card-body">
+<p class="card-kind">lesson · <code>{key}</code></p>
+<p class="card-title"><a href="{entry['docname']}.html">{esc(entry['title'])}</a></p>
+<p class="card-outputs">Figures: {esc(', '.join(entry['outputs']))}</p>
+<p class="card-claims">Exercises: {exercises}, each with its checked solution (folded)</p>
+<p class="card-links"><a href="{entry['docname']}.html">lesson</a> ·
+<a href="code/common/experiments/{key}.html">its computations</a> ·
+<a href="course.html">teacher's page</a></p>
+</div>
+</div>"""
+
+
+def course_page(staged, code_pages_by_file):
+    """The teacher's page: the README's section :data:`COURSE_SECTION`, as its own page (``course.md``)."""
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    start = text.find(COURSE_SECTION + "\n")
+    if start < 0:
+        raise SystemExit(f"error: README.md has no section {COURSE_SECTION!r}, the site's teacher's page")
+    end = text.find("\n## ", start + len(COURSE_SECTION))
+    section = text[start:end if end >= 0 else len(text)]
+    section = "# " + section[len("## "):].replace("\n### ", "\n## ")
+    section = section.replace("](#", "](README.md#")  # the README's other sections are on the README's page
+    return rewrite_markdown(section, "README.md", staged, code_pages_by_file)
 
 
 def format_interval(row):
@@ -692,18 +772,21 @@ def stage(source_dir):
         key = entry["key"]
         modules = []
         for pattern, role in MODULE_ROLES:
-            name = pattern.format(key=key)
+            name = pattern.format(key=key, topic=key.split("_", 1)[-1])  # a lesson's topic: lesson1_gp_regression
             if name in code_pages:
                 modules.append({"module": name, "doc": code_pages[name][0], "role": role})
         notebooks[entry["docname"]] = {
             "key": key, "title": entry["title"], "notebook": f"notebooks/{entry['notebook']}",
             "modules": modules, "counts": entry["counts"], "has_verdicts": bool(entry["verdicts"]),
+            "lesson": entry["lesson"],
             "figure_links": linker.notebook_links(json.loads(raw)),
         }
     write_if_changed(source_dir / "companion.json", json.dumps({"notebooks": notebooks}, indent=1, sort_keys=True))
     write_if_changed(source_dir / "index.md", landing_page(entries, source_dir))
     write_if_changed(source_dir / "scorecard.md", scorecard_page(entries, source_dir, staged, code_pages_by_file))
     readme_pages(source_dir, staged, code_pages_by_file)
+    if any(entry["lesson"] for entry in entries):
+        write_if_changed(source_dir / "course.md", course_page(staged, code_pages_by_file))
     for path in sorted(p for p in source_dir.rglob("*") if p.is_file()):
         if path.resolve() not in _STAGED:
             path.unlink()

@@ -399,13 +399,13 @@ return {
   tables: Array.from(document.querySelectorAll("div.cell_output table")).map(table => {
     const box = table.getBoundingClientRect(); return [box.width, box.height]; }),
   unfolded: Array.from(document.querySelectorAll("div.cell div.cell_input pre")).filter(
-    pre => lines(pre) > 15 && !pre.closest("details.folded-code")).length,
+    pre => lines(pre) > 15 && !pre.closest("details.folded-code, details.solution")).length,
   openFolds: document.querySelectorAll("details.folded-code[open]").length,
   verdictColumns: verdicts ? Array.from(verdicts.querySelectorAll("thead th")).filter(
     header => header.offsetParent !== null).map(header => header.textContent.trim()) : null,
   scorecardLink: Array.from(document.querySelectorAll("p.verdict-table-link a")).map(a => a.href),
   unlinkedFigures: Array.from(document.querySelectorAll("div.cell_output img")).filter(
-    image => !image.closest("a[href]")).length,
+    image => !image.closest("a[href]") && !image.closest("figure.lesson-player")).length,
   uncaptioned: Array.from(document.querySelectorAll("div.cell_output img")).filter(image => {
     const figure = image.closest("figure");
     const caption = figure && figure.querySelector("figcaption");
@@ -418,8 +418,9 @@ return {
 
 def test_paper_pages_are_readable(server, browser):
     """No test marker shown, no output table wider than the text column or taller than 3,000 px, every code cell
-    longer than 15 lines folded, the verdict table as four columns with a link to the paper's scorecard, and every
-    figure a link to its full size, with a <figcaption> and alt text that is not a file name."""
+    longer than 15 lines folded (a lesson's solution, folded whole, counts), the verdict table as four columns with
+    a link to the paper's scorecard, and every figure a link to its full size (a lesson's player excepted: its
+    slider changes the image), with a <figcaption> and alt text that is not a file name."""
     from selenium.webdriver.support.ui import WebDriverWait
 
     from common.experiments import NOTEBOOKS, load_experiment
@@ -439,10 +440,95 @@ def test_paper_pages_are_readable(server, browser):
         assert found["unlinkedFigures"] == 0, f"{page}: figures that do not open at full size"
         assert found["uncaptioned"] == 0, f"{page}: {found['uncaptioned']} figures without a <figcaption>"
         assert found["altIsAPath"] == 0, f"{page}: {found['altIsAPath']} figures whose alt text is a file name"
-        if key != "bo_basics":
+        if key != "bo_basics" and getattr(load_experiment(key), "KIND", None) != "lesson":
             assert found["verdictColumns"] == ["id", "figure", "verdict", "effect"], \
                 f"{page}: the verdict table shows {found['verdictColumns']}"
             assert found["scorecardLink"] and found["scorecardLink"][0].endswith(f"scorecard.html?paper={key}")
+
+
+def _lesson_pages():
+    from common.experiments import NOTEBOOKS, load_experiment
+
+    return [f"notebooks/{Path(load_experiment(key).NOTEBOOK).stem}.html" for key in NOTEBOOKS
+            if getattr(load_experiment(key), "KIND", None) == "lesson"]
+
+
+#: A lesson player's state as drawn: its slider, the image's source and whether the frames are embedded.
+_PLAYER = """
+const player = document.querySelectorAll("figure.lesson-player")[arguments[0]];
+const slider = player.querySelector("input[type=range]");
+const image = player.querySelector("img");
+return {players: document.querySelectorAll("figure.lesson-player").length, value: slider.value, max: slider.max,
+        src: image.getAttribute("src"), width: image.naturalWidth, caption: player.querySelector("figcaption").textContent};
+"""
+
+
+def test_a_lesson_player_s_slider_changes_the_drawn_image(site, server, browser):
+    """Offline, from the static page: moving a player's slider (as a reader's keyboard does) draws another frame,
+    and moving it back draws the first again. Works from disk too (file://), like the rest of the site."""
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    pages = _lesson_pages()
+    assert pages, "no lesson is registered (KIND = 'lesson')"
+    for url in (f"{server}/{pages[0]}", (site.root / pages[0]).as_uri()):
+        if url.startswith("file:"):
+            browser.get(url)
+        else:
+            _open(browser, url)
+        # matplotlib's player starts its script after a zero timeout: wait until it drew the first frame
+        WebDriverWait(browser, 20).until(lambda driver: driver.execute_script(
+            "const p = document.querySelector('figure.lesson-player'); return p && window['anim' + "
+            "p.querySelector('input[type=range]').id.replace('_anim_slider', '')] !== undefined;"))
+        before = browser.execute_script(_PLAYER, 0)
+        assert before["players"] >= 3 and int(before["max"]) >= 1 and before["width"] > 0, before
+        assert before["src"].startswith("data:image/png;base64,")
+        slider = browser.find_element("css selector", "figure.lesson-player input[type=range]")
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center'});", slider)
+        slider.send_keys(Keys.ARROW_RIGHT)
+        after = browser.execute_script(_PLAYER, 0)
+        assert after["value"] == "1" and after["src"] != before["src"] and after["width"] > 0, (url, after["value"])
+        slider.send_keys(Keys.HOME)
+        assert browser.execute_script(_PLAYER, 0)["src"] == before["src"]
+
+
+def test_a_lesson_s_solutions_are_folded_until_opened(server, browser):
+    """Every cell tagged ``solution`` sits in a closed <details> whose summary opens it; the exercise above it shows.
+    The course has at least 8 exercises (issue 41), each lesson at least one."""
+    import nbformat
+
+    from common.experiments import NOTEBOOKS, load_experiment
+
+    total = 0
+    for key in NOTEBOOKS:
+        module = load_experiment(key)
+        if getattr(module, "KIND", None) != "lesson":
+            continue
+        notebook = nbformat.read(REPO / "notebooks" / module.NOTEBOOK, as_version=4)
+        solutions = sum("solution" in cell.metadata.get("tags", []) for cell in notebook.cells
+                        if cell.cell_type == "code")
+        _open(browser, f"{server}/notebooks/{Path(module.NOTEBOOK).stem}.html")
+        found = browser.execute_script("""
+            const cells = Array.from(document.querySelectorAll("div.cell.tag_solution"));
+            return {cells: cells.length, folded: cells.filter(cell => {
+                      const fold = cell.closest("details.solution"); return fold && !fold.open; }).length,
+                    visible: cells.filter(cell => cell.checkVisibility()).length};""")
+        assert found == {"cells": solutions, "folded": solutions, "visible": 0} and solutions >= 1, (key, found)
+        fold = browser.find_element("css selector", "details.solution")
+        fold.find_element("tag name", "summary").click()
+        assert fold.get_attribute("open") and fold.find_element("css selector", "div.cell.tag_solution").is_displayed()
+        total += solutions
+    assert total >= 8, f"the course has {total} exercises with solutions; issue 41 asks for at least 8"
+
+
+def test_the_landing_page_has_the_course_and_the_teacher_s_page(site, server, browser):
+    _open(browser, f"{server}/index.html")
+    cards = browser.find_elements("css selector", "div.course-cards div.lesson-card")
+    assert len(cards) == len(_lesson_pages())
+    assert "course.html" in site.pages
+    _open(browser, f"{server}/course.html")
+    text = browser.find_element("tag name", "main").text
+    assert "Teaching a course from the companion" in text and "python -m common.lessons strip" in text
 
 
 #: The most the landing page may load, its resources included (issue 45: it loaded 2.86 MB, 55 % of it fontawesome.js).

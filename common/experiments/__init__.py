@@ -54,6 +54,10 @@ NOTEBOOKS = {
     "mini_gp_opt": "common.experiments.mini_gp_opt",
     "egp_ts": "common.experiments.egp_ts",
     "arena": "common.experiments.arena",
+    "lesson1_gp_regression": "common.experiments.lesson1_gp_regression",
+    "lesson2_acquisition": "common.experiments.lesson2_acquisition",
+    "lesson3_bo_loop": "common.experiments.lesson3_bo_loop",
+    "lesson4_reading_papers": "common.experiments.lesson4_reading_papers",
 }
 
 REQUIRED_ATTRIBUTES = ("NOTEBOOK", "TITLE", "OUTPUTS", "SCALES", "PUBLISHED", "PAPER", "make_grid", "run",

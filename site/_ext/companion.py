@@ -16,7 +16,9 @@ functions) that the cell uses. This extension
   the caption that ``common.plotting.show_figure`` displays under it as its ``<figcaption>``;
 * marks the cell that prints the verdict table (``verdict-table``), which ``companion.js`` shows as its id, figure,
   verdict and effect columns, and puts under it a link to the paper's claims on the scorecard, where each has its
-  reason.
+  reason;
+* folds every cell tagged ``solution`` (a lesson's exercise solutions, which myst-nb marks ``tag_solution``) into a
+  closed ``<details>`` that the student opens after trying, without any script.
 """
 import html
 import json
@@ -66,7 +68,7 @@ def add_links(app, doctree, docname):
             cell.parent.insert(cell.parent.index(cell) + 1, note)
         make_figures(cell)
         links = page["figure_links"].get(str(index))
-        if links is None or next(iter(cell.findall(nodes.image)), None) is None:
+        if links is None or not draws_a_figure(cell):
             continue
         figures += 1
         line = nodes.paragraph(classes=["figure-code"])
@@ -81,6 +83,7 @@ def add_links(app, doctree, docname):
             line += _link(uri(module["doc"]), module["module"].replace(".", "/") + ".py", literal=True)
         cell.parent.insert(cell.parent.index(cell) + 1, line)
 
+    fold_solutions(doctree)
     section = next(iter(doctree.findall(nodes.section)), None)
     if section is None:
         return
@@ -105,6 +108,14 @@ def add_links(app, doctree, docname):
         code += _link(uri("scorecard", query=f"paper={page['key']}"), page["counts"])
     code += nodes.Text(".")
     banner += code
+    if page.get("lesson"):
+        course = nodes.paragraph()
+        course += nodes.Text("A lesson of the course (see ")
+        course += _link(uri("course"), "the teacher's page")
+        course += nodes.Text("). Its sliders are live in Jupyter; here each interactive figure is a player over "
+                             "positions drawn in advance. Each exercise's solution is folded under it: try first, "
+                             "then open it.")
+        banner += course
     run = nodes.paragraph()
     run += nodes.Text("To run it yourself and change its parameters: ")
     command = f"jupyter lab {page['notebook']}"
@@ -115,6 +126,30 @@ def add_links(app, doctree, docname):
     banner += run
     title_index = next((i for i, child in enumerate(section.children) if isinstance(child, nodes.title)), -1)
     section.insert(title_index + 1, banner)
+
+
+def draws_a_figure(cell):
+    """Whether a rendered cell shows a figure: an image, or a lesson's player (raw HTML with its own image)."""
+    return (next(iter(cell.findall(nodes.image)), None) is not None
+            or any('class="lesson-player"' in raw.astext() for raw in cell.findall(nodes.raw)))
+
+
+#: The tag of an exercise's solution cell (``common.lessons.students.SOLUTION_TAG``), as myst-nb's class.
+SOLUTION_CLASS = "tag_solution"
+#: What the closed fold of a solution says.
+SOLUTION_SUMMARY = "Solution (open it after trying the exercise)"
+
+
+def fold_solutions(doctree):
+    """Put every solution cell into a closed ``<details class="solution">`` headed :data:`SOLUTION_SUMMARY`; return
+    how many. Raw HTML around the cell's node: docutils has no details element, and the fold needs no script."""
+    cells = [cell for cell in doctree.findall(nodes.container)
+             if cell.get("nb_element") == "cell_code" and SOLUTION_CLASS in cell["classes"]]
+    for cell in cells:
+        opening = nodes.raw("", f'<details class="solution"><summary>{SOLUTION_SUMMARY}</summary>\n', format="html")
+        cell.parent.insert(cell.parent.index(cell), opening)
+        cell.parent.insert(cell.parent.index(cell) + 1, nodes.raw("", "</details>\n", format="html"))
+    return len(cells)
 
 
 #: The first line of a cell that nbval checks (its output is compared), a marker for the tests, not for readers.

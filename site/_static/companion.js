@@ -1,5 +1,6 @@
-// Every figure of a notebook page opens at full size when clicked (a plain link to the image file); code cells longer
-// than FOLD_LINES are folded; the verdict table shows its id, figure, verdict and effect columns.
+// Every figure of a notebook page opens at full size when clicked (a plain link to the image file), except a lesson's
+// player, whose image its slider changes; code cells longer than FOLD_LINES are folded (not inside a solution, which
+// is folded already); the verdict table shows its id, figure, verdict and effect columns.
 // Opened from disk (file://), search lists its pages without the snippets, which it would have to fetch.
 (function () {
   "use strict";
@@ -27,7 +28,7 @@
     });
     document.querySelectorAll("div.cell > div.cell_input").forEach(function (input) {
       var code = input.querySelector("pre");
-      if (!code) { return; }
+      if (!code || input.closest("details.solution")) { return; }
       var lines = code.textContent.replace(/\n$/, "").split("\n").length;
       if (lines <= FOLD_LINES) { return; }
       var details = document.createElement("details");
@@ -39,7 +40,7 @@
       details.appendChild(input);
     });
     document.querySelectorAll("div.cell_output img").forEach(function (img) {
-      if (img.closest("a")) { return; }
+      if (img.closest("a") || img.closest("figure.lesson-player")) { return; }
       var link = document.createElement("a");
       link.href = img.getAttribute("src");
       link.title = "open the figure at full size";
