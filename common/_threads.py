@@ -22,7 +22,9 @@ numpy picks its own SIMD loops from the CPU in the same way, and its AVX-512 loo
 (``X86_V3``), which most readers' CPUs run: measured on an AMD EPYC machine with
 AVX-512, mini_gp_opt's figures drawn from the cache moved by one digit of a PDF
 coordinate and a few PNG pixels. So numpy's loops above ``X86_V3`` are switched off
-everywhere (:func:`pin_numpy_simd`), and every CPU with AVX2 draws the same figures.
+everywhere (:func:`pin_numpy_simd`), and every CPU with AVX2 draws the same figures. A run records the target
+numpy ran (:func:`numpy_simd`); runs cached before this pin do not, and many were computed with numpy's AVX-512
+loops, so they recompute under the pin to about 1e-16 relative rather than bit for bit.
 
 The environment variables only take effect if they are set before numpy is first
 imported (child processes inherit them); ``threadpoolctl`` limits the threads of a
@@ -104,6 +106,19 @@ def blas_kernels():
         return {}
     return {os.path.basename(library["filepath"]): library.get("architecture") for library in threadpool_info()
             if library.get("internal_api") == "openblas"}
+
+
+def numpy_simd():
+    """The highest of numpy's SIMD targets (``X86_V2``, ``X86_V3``, ``X86_V4``, ``AVX512_ICL``, ...) its loops use in
+    this process, after :func:`pin_numpy_simd`: e.g. ``"X86_V3"``; ``"baseline"`` where none above numpy's baseline
+    runs, ``"unknown"`` where numpy does not say."""
+    import numpy  # noqa: F401
+    try:
+        from numpy._core._multiarray_umath import __cpu_dispatch__, __cpu_features__
+    except ImportError:  # pragma: no cover - numpy < 2 or a numpy built without dispatch
+        return "unknown"
+    running = [target for target in __cpu_dispatch__ if __cpu_features__.get(target)]
+    return running[-1] if running else "baseline"
 
 
 def kernel_name(kernels=None):

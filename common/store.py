@@ -292,7 +292,8 @@ def _checksum(config_json, meta_json, arrays):
 def process_versions():
     """The numeric environment of this process, as a run records it: the versions of this library, numpy, scipy
     and Python, the OpenBLAS libraries' kernels (``blas``) and their one name (``kernels``, what decides where a
-    run computed here is cached; see the module docstring)."""
+    run computed here is cached; see the module docstring), and the SIMD target of numpy's loops (``numpy_simd``,
+    :func:`common._threads.numpy_simd`)."""
     try:
         with open(paths.repo_root() / "pyproject.toml", "rb") as file:
             library = tomllib.load(file)["project"]["version"]
@@ -301,7 +302,8 @@ def process_versions():
     kernels = _threads.blas_kernels()
     blas = "; ".join(f"{name}: {kernel}" for name, kernel in sorted(kernels.items()))
     return {"library": library, "numpy": np.__version__, "scipy": scipy.__version__,
-            "python": platform.python_version(), "blas": blas or "unknown", "kernels": _threads.kernel_name(kernels)}
+            "python": platform.python_version(), "blas": blas or "unknown", "kernels": _threads.kernel_name(kernels),
+            "numpy_simd": _threads.numpy_simd()}
 
 
 def _check_versions(versions):

@@ -14,7 +14,9 @@
   compares every stored number of that prefix bit for bit, wall times excepted.
   A run stored by another ``CODE_VERSION`` fails it: recompute the stale runs.
   Where this process computes with other BLAS kernels than a run recorded (a CPU
-  without AVX-512 for the committed SkylakeX runs), bit for bit cannot hold: the
+  without AVX-512 for the committed SkylakeX runs), or numpy's loops ran another
+  SIMD target (runs cached before common/_threads.py pinned it record none, and
+  many ran numpy's AVX-512 loops), bit for bit cannot hold: the
   test warns first, naming the CPU and both kernels, and compares floats to
   ``SPOT_CHECK_RTOL`` (integers, booleans and text still exactly); a run whose
   two BO iterations already query another point (a near-tie of the acquisition's
@@ -104,6 +106,8 @@ def _committed_grid_keys(module):
 def _cell_of(module, config):
     names = getattr(module, "SPOT_CHECK_CELL_FIELDS", {}).get(config.get("experiment"),
                                                                getattr(module, "CELL_FIELDS", DEFAULT_CELL_FIELDS))
+    if names is None:  # every run its own cell
+        names = sorted(config)
     return tuple((name, json.dumps(config.get(name))) for name in names)
 
 
@@ -123,13 +127,21 @@ def _recompute_prefix(key, config):
     return load_experiment(key).run(config, iterations=SPOT_CHECK_ITERATIONS)
 
 
-def _assert_prefix_equal(stored, recomputed, kernels):
-    """Every number of the recomputed prefix against the stored run's: bit for bit under the run's own kernels, else
-    floats to :data:`SPOT_CHECK_RTOL` of each value or of its array's largest absolute value."""
+def _same_numerics(stored, versions):
+    """Whether this process (``versions``, :func:`common.store.process_versions`) computes as the run did: the same
+    BLAS kernels and the same SIMD target of numpy's loops (unknown for runs cached before it was recorded)."""
+    return stored.kernels == versions["kernels"] and stored.versions.get("numpy_simd") == versions["numpy_simd"]
+
+
+def _assert_prefix_equal(stored, recomputed, versions):
+    """Every number of the recomputed prefix against the stored run's: bit for bit where this process computes as
+    the run did (:func:`_same_numerics`), else floats to :data:`SPOT_CHECK_RTOL` of each value or of its array's
+    largest absolute value."""
+    kernels = versions["kernels"]
     names = sorted(set(stored.result) - set(TIMING_RESULTS))
     assert sorted(set(recomputed) - set(TIMING_RESULTS)) == names, stored.key
     n_evals = len(recomputed[stored.traces[0]]) if stored.traces else None
-    exact = stored.kernels == kernels
+    exact = _same_numerics(stored, versions)
     for name in names:
         ours, theirs = np.asarray(recomputed[name]), np.asarray(stored.result[name])
         if n_evals is not None and ours.ndim >= 1 and len(ours) == n_evals:
@@ -142,7 +154,8 @@ def _assert_prefix_equal(stored, recomputed, kernels):
         else:
             atol = SPOT_CHECK_RTOL * np.max(np.abs(theirs[np.isfinite(theirs)]), initial=0.0)
             np.testing.assert_allclose(ours, theirs, rtol=SPOT_CHECK_RTOL, atol=atol, strict=True, err_msg=(
-                f"{where}: stored under {stored.kernels} kernels, recomputed under {kernels} on {cpu_model()}, "
+                f"{where}: stored under {stored.kernels} kernels (numpy {stored.versions.get('numpy_simd', 'unrecorded')}), "
+                f"recomputed under {kernels} (numpy {versions['numpy_simd']}) on {cpu_model()}, "
                 f"compared to rtol {SPOT_CHECK_RTOL:g} of each value or of the array's largest"))
 
 
@@ -161,20 +174,23 @@ def test_every_cell_of_the_cache_recomputes_to_the_stored_numbers(key, monkeypat
     published_cells = {_cell_of(module, config) for config in module.make_grid(configuration(module))}
     unchecked = published_cells - {_cell_of(module, run.config) for run in cells}
     assert not unchecked, f"{len(unchecked)} published cells of {key} have no cached run, e.g. {sorted(unchecked)[:2]}"
-    kernels = store.process_versions()["kernels"]
-    other = sorted({run.kernels for run in cells} - {kernels})
+    versions = store.process_versions()
+    kernels = versions["kernels"]
+    other = sorted({f"{run.kernels} (numpy {run.versions.get('numpy_simd', 'unrecorded')})" for run in cells
+                    if not _same_numerics(run, versions)})
     if other:
-        warnings.warn(f"{key}: this CPU ({cpu_model()}) computes with OpenBLAS's {kernels} kernels, the cached runs "
-                      f"were computed with {', '.join(other)}: their last bits differ, so the spot-check compares "
-                      f"floats to rtol {SPOT_CHECK_RTOL:g} instead of bit for bit", stacklevel=1)
+        warnings.warn(f"{key}: this CPU ({cpu_model()}) computes with OpenBLAS's {kernels} kernels and numpy's "
+                      f"{versions['numpy_simd']} loops, some cached runs with {', '.join(other)}: their last bits "
+                      f"may differ, so the spot-check compares their floats to rtol {SPOT_CHECK_RTOL:g} instead of "
+                      f"bit for bit", stacklevel=1)
     recomputed = joblib.Parallel(n_jobs=SPOT_CHECK_JOBS)(
         joblib.delayed(_recompute_prefix)(key, run.config) for run in cells)
     diverged = []
     for stored, result in zip(cells, recomputed):
         try:
-            _assert_prefix_equal(stored, result, kernels)
+            _assert_prefix_equal(stored, result, versions)
         except AssertionError as exc:
-            if stored.kernels == kernels:
+            if _same_numerics(stored, versions):
                 raise
             diverged.append(f"{stored.key}: {str(exc).strip().splitlines()[0][:200]}")
     if diverged:
@@ -189,7 +205,7 @@ def test_the_teaching_figures_arrays_recompute_to_the_stored_ones():
     from common.experiments import bo_basics
     stored = store.cached_run(bo_basics.TEACHING_CONFIG, bo_basics.CODE_VERSION, root=bo_basics.TEACHING_ROOT)
     assert stored is not None, f"no cached teaching run in {bo_basics.TEACHING_ROOT}; run notebooks/bo_basics.ipynb"
-    _assert_prefix_equal(stored, bo_basics.teaching_run(bo_basics.TEACHING_CONFIG), store.process_versions()["kernels"])
+    _assert_prefix_equal(stored, bo_basics.teaching_run(bo_basics.TEACHING_CONFIG), store.process_versions())
 
 
 @pytest.mark.parametrize("key", list(NOTEBOOKS))

@@ -38,7 +38,8 @@ An experiment module defines
 ``CELL_FIELDS`` : tuple of str, optional
     The configuration fields that make runs different cells of the experiments
     (default ``("experiment", "problem", "method")``); the spot-check test
-    recomputes one run of each cell.
+    recomputes one run of each cell. ``None``: every run is its own cell (a
+    lesson's cheap runs, all recomputed).
 
 The notebook imports the same module, so the grid that ``--list`` prices is the
 grid the notebook runs. To add a notebook,

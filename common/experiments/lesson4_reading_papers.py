@@ -28,6 +28,9 @@ OUTPUTS = ["claim_example", "pseudo_points", "exploration", "additive_view", "ad
            "epochs", "ideas_on_off"]
 #: A lesson of the course, not a paper: no claims, no scorecard section.
 KIND = "lesson"
+#: Every cached run is spot-checked (tests/test_notebooks.py), not one per experiment: they take seconds, and a few
+#: cells would let one run that a near-tie of the last bits sends elsewhere fail the whole check.
+CELL_FIELDS = None
 #: Where the arena's runs come from: its cache only, or a tiny grid computed here (smoke).
 ARENA_SOURCES = ("cached", "computed")
 #: The methods of a computed arena grid: every method but the library peers (optional packages).
