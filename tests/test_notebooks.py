@@ -21,7 +21,8 @@
   ``SPOT_CHECK_RTOL`` (integers, booleans and text still exactly); a run whose
   two BO iterations already query another point (a near-tie of the acquisition's
   maximum, which the last bits decide) is named in the warning, and at most
-  ``SPOT_CHECK_DIVERGED_SHARE`` of the sampled runs may do so.
+  ``SPOT_CHECK_DIVERGED_SHARE`` of the sampled runs may do so (a module may
+  declare its own share, with what it measured).
 
 The committed notebooks' own outputs are checked by nbval (``--nbval-lax`` in
 pyproject.toml), which re-executes them against the committed cache.
@@ -196,9 +197,10 @@ def test_every_cell_of_the_cache_recomputes_to_the_stored_numbers(key, monkeypat
     if diverged:
         warnings.warn(f"{key}: {len(diverged)} of {len(cells)} sampled runs left rtol {SPOT_CHECK_RTOL:g} under "
                       f"{kernels} kernels: " + "; ".join(diverged), stacklevel=1)
-    assert len(diverged) <= SPOT_CHECK_DIVERGED_SHARE * len(cells), (
+    allowed = getattr(module, "SPOT_CHECK_DIVERGED_SHARE", SPOT_CHECK_DIVERGED_SHARE)
+    assert len(diverged) <= allowed * len(cells), (
         f"{key}: {len(diverged)} of {len(cells)} sampled runs differ from the cache beyond rtol {SPOT_CHECK_RTOL:g} "
-        f"under {kernels} kernels on {cpu_model()} (allowed: {SPOT_CHECK_DIVERGED_SHARE:.0%}): " + "; ".join(diverged))
+        f"under {kernels} kernels on {cpu_model()} (allowed: {allowed:.0%}): " + "; ".join(diverged))
 
 
 def test_the_teaching_figures_arrays_recompute_to_the_stored_ones():

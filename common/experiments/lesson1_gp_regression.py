@@ -23,6 +23,10 @@ KIND = "lesson"
 #: Every cached run is spot-checked (tests/test_notebooks.py), not one per experiment: they take seconds, and a few
 #: cells would let one run that a near-tie of the last bits sends elsewhere fail the whole check.
 CELL_FIELDS = None
+#: The share of its runs that may leave the spot-check's rtol under other kernels than the cache's: measured under
+#: Haswell's, 33 of 184 (30 of 160 ML-II fits of the overconfidence study, whose optimizer stops elsewhere, and 3 of
+#: 6 prior-sample runs at lengthscales <= 0.05, whose jittered Cholesky factor amplifies the last bits).
+SPOT_CHECK_DIVERGED_SHARE = 0.25
 
 
 def _lengthscales(values):

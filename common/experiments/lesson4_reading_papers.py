@@ -31,6 +31,10 @@ KIND = "lesson"
 #: Every cached run is spot-checked (tests/test_notebooks.py), not one per experiment: they take seconds, and a few
 #: cells would let one run that a near-tie of the last bits sends elsewhere fail the whole check.
 CELL_FIELDS = None
+#: The share of its runs that may leave the spot-check's rtol under other kernels than the cache's: measured under
+#: Haswell's, 18 of 71 (16 of 40 EXPLOIT and EXPLOIT+ runs on the 1-D Rastrigin, which near-ties of the greedy
+#: acquisition send to other points, and 2 of 8 additive-error fits).
+SPOT_CHECK_DIVERGED_SHARE = 0.35
 #: Where the arena's runs come from: its cache only, or a tiny grid computed here (smoke).
 ARENA_SOURCES = ("cached", "computed")
 #: The methods of a computed arena grid: every method but the library peers (optional packages).
