@@ -10,10 +10,11 @@ def test_every_method_runs_on_every_problem_of_the_suite_at_smoke_scale():
     params = configuration(arena, "smoke")
     grid = arena.make_grid(params)
     ran = {(config["problem"], config["method"]): arena.run(config) for config in grid}
-    expected_methods = [name for name in arena.METHODS if arena.library_available(name)]
-    twins = [(problem, twin) for problem in arena.PROBLEMS for twin, method in arena.TWINS.items()
+    expected_methods = [name for name in params["methods"] if arena.library_available(name)]
+    twins = [(problem, twin) for problem in params["problems"] for twin, method in arena.TWINS.items()
              if arena.idea_active(method, arena.SPEC_OF[problem].dim)]
-    assert sorted(ran) == sorted([(problem, method) for problem in arena.PROBLEMS for method in expected_methods]
+    assert sorted(params["problems"]) == sorted(arena.PROBLEMS)
+    assert sorted(ran) == sorted([(problem, method) for problem in params["problems"] for method in expected_methods]
                                  + twins)
     broken = [pair for pair, result in ran.items()
               if len(result["regret"]) != params["budget"] or not np.all(np.isfinite(result["regret"]))]
@@ -30,6 +31,23 @@ def test_every_method_of_a_seed_starts_from_the_same_initial_design_and_observat
                  if not (np.array_equal(result["f"][:arena.N_INIT], first["f"][:arena.N_INIT])
                          and np.array_equal(result["y"][:arena.N_INIT], first["y"][:arena.N_INIT]))]
     assert not differing, f"{problem}: these methods start from another design or other observed values: {differing}"
+
+
+@pytest.mark.parametrize("name", arena.SUITE)
+def test_the_second_suites_box_centre_meets_its_declared_rule(name):
+    rule = arena.SPEC_OF[name].box_rule
+    assert rule in arena.BOX_RULES, f"{name}: box_rule must be one of {list(arena.BOX_RULES)}; got {rule!r}"
+    share = arena.centre_share(name)
+    assert share >= arena.BOX_RULES[rule], f"{name}: {share:.3f} of uniform points beat the centre, the {rule} rule " \
+                                           f"asks for {arena.BOX_RULES[rule]:.3f}"
+
+
+def test_the_second_suite_has_the_issues_mix_of_problems():
+    specs = [arena.SPEC_OF[name] for name in arena.SUITE]
+    assert 16 <= len(specs) <= 24
+    assert sum(spec.noisy for spec in specs) >= 3
+    assert sum(spec.regime.startswith(("simulator", "real-world")) for spec in specs) >= 2
+    assert len(set(arena.SUITE)) == len(specs)
 
 
 @pytest.mark.parametrize("name", [name for name in arena.PROBLEMS if arena.make_problem(name, 0).optimizers is not None])
@@ -138,7 +156,7 @@ def test_egp_ts_twins_are_the_kernels_of_its_dictionary():
 def test_add_gp_ucb_has_a_twin_only_where_its_groups_are_smaller_than_the_problem():
     params = configuration(arena, "smoke")
     twinned = {config["problem"] for config in arena.twin_grid(params) if config["method"] == "Add-GP-UCB off"}
-    assert twinned == {spec.name for spec in arena.PROBLEM_SPECS if arena.add_group_dim(spec.dim) < spec.dim}
+    assert twinned == {spec.name for spec in arena.ALL_SPECS if arena.add_group_dim(spec.dim) < spec.dim}
 
 
 @pytest.mark.parametrize("twin", sorted(arena.TWINS))

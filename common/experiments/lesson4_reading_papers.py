@@ -70,12 +70,12 @@ SCALES = {
               "exploration_budget": 30, "additive_sizes": [5, 10, 15, 20, 30, 40, 60, 80], "additive_seeds": 20,
               "additive_points": 20, "ensemble_frames": [0, 1, 2, 3, 4, 6, 8, 10, 12, 16],
               "thresholds": [1.05, 1.1, 1.2, 1.5, 2.0], "epoch_steps": 400, "arena_source": "cached",
-              "arena_problems": list(arena.PROBLEMS), "arena_seeds": 2},
+              "arena_problems": list(arena.FIRST_SUITE), "arena_seeds": 2},
     "paper": {"n_grid": 401, "taus": [0.0, 1e-05, 0.0001, 0.0003, 0.001, 0.01, 0.1], "exploration_seeds": 50,
               "exploration_budget": 30, "additive_sizes": [5, 10, 15, 20, 30, 40, 60, 80], "additive_seeds": 50,
               "additive_points": 20, "ensemble_frames": [0, 1, 2, 3, 4, 6, 8, 10, 12, 16],
               "thresholds": [1.05, 1.1, 1.2, 1.5, 2.0], "epoch_steps": 1000, "arena_source": "cached",
-              "arena_problems": list(arena.PROBLEMS), "arena_seeds": 2},
+              "arena_problems": list(arena.FIRST_SUITE), "arena_seeds": 2},
 }
 ALLOWED = {
     "n_grid": range(11, 2002), "taus": _taus, "exploration_seeds": range(1, 201), "exploration_budget": range(4, 201),
