@@ -201,3 +201,21 @@ def test_the_whole_method_comparison_leaves_out_the_twins():
                    ("P", "GP-UCB+", 25): [1.0, 0.5]})
     kept = arena.whole_methods(table, {"n_seeds": 20})
     assert set(kept["method"]) == {"GP-UCB+"} and set(kept["seed"]) == {0}
+
+
+def test_the_ideas_cost_hypothesis_reads_the_quiet_benchmark_and_waits_for_it(tmp_path, monkeypatch):
+    import pandas as pd
+
+    from common.experiments import arena_claims
+
+    params = configuration(arena, "paper")
+    spec = next(spec for spec in arena_claims.claim_specs(params) if spec.id == "mini-gp-ucb-idea-cost")
+    monkeypatch.setattr(arena_claims, "MINI_COST_RECORD", tmp_path / "arena_mini_cost.csv")
+    assert spec.measure(None, params, {"margin": arena_claims.COST_MARGIN}).score is None
+    seconds = np.random.default_rng(0).lognormal(0.0, 0.1, 10)
+    rows = [{"problem": problem, "method": method, "seed": seed, "cpu_seconds": value * factor}
+            for problem in params["problems"] for seed, value in enumerate(seconds)
+            for method, factor in (("MINI-GP-UCB", 0.2), ("MINI-GP-UCB off", 1.0))]
+    pd.DataFrame(rows).to_csv(tmp_path / "arena_mini_cost.csv", index=False)
+    evidence = spec.measure(None, params, {"margin": arena_claims.COST_MARGIN})
+    assert evidence.score == 1.0, evidence.reason

@@ -30,6 +30,8 @@ quiet benchmark.
 Every hypothesis needs the paper scale (20 seeds, the full budget and acquisition searches, every problem and the
 methods it compares); below it the verdict is "not run at this scale", with what the runs give in the reason.
 """
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 
@@ -241,15 +243,38 @@ def claim_specs(params):
     return specs + idea_specs(params)
 
 
-#: Why MINI-GP-UCB's cost against its twin cannot be judged from the runs' CPU seconds (set on 2026-11-28 after the
-#: twins' runs, which first judged it "not reproduced", 0 of 8 cells, MINI-GP-UCB 1.26x-1.9x its twin's CPU): the
-#: two sides ran on different machines and days (MINI-GP-UCB with the arena's first grid, its twin on 2026-11-28 beside
-#: other work), and each run takes under 2 CPU-s, of which one-off start-up is a large share; recomputed side by side
-#: on one machine (4 problems, 2 seeds) the two took 0.2-0.85 CPU-s each with no consistent order. A cost claim needs
-#: a quiet benchmark of both on one machine (the project's rule for timing), which has not been run.
-IDEA_COST_NOT_COMPARABLE = ("the runs' CPU seconds of the two sides come from different machines and days, and each "
-                            "run takes under 2 CPU-s, much of it start-up; a quiet benchmark of both on one machine is "
-                            "needed (not yet run). Set after the twins' runs, which gave 0 of 8 cells supported")
+#: MINI-GP-UCB's cost against its twin is judged on a quiet benchmark of both on one machine
+#: (``benchmarks/bench_arena_mini_cost.py --record``), not on the runs' CPU seconds: the two sides' runs were computed
+#: on different machines and days (MINI-GP-UCB with the arena's first grid, its twin on 2026-11-28 beside other work),
+#: and each takes under 2 CPU-s, much of it start-up. History: the runs' seconds first judged it "not reproduced"
+#: (0 of 8 cells, MINI-GP-UCB 1.26x-1.9x its twin); on 2026-11-28 it was set to "not comparable" for that reason;
+#: on 2026-11-29 this measure was declared before the benchmark ran.
+MINI_COST_RECORD = Path(__file__).resolve().parents[2] / "benchmarks" / "results" / "arena_mini_cost.csv"
+
+
+def benchmark_cost_measure(method, problems_of, claim):
+    """``measure`` of ``method``'s CPU seconds against its twin's on each problem, seed by seed, from the quiet
+    benchmark's record (:data:`MINI_COST_RECORD`); problems the record lacks are left out."""
+    twin = experiment.IDEA_OF[method].off[0]
+
+    def measure(table, params, limits):
+        record = (pd.read_csv(MINI_COST_RECORD) if MINI_COST_RECORD.exists()
+                  else pd.DataFrame(columns=["problem", "method", "seed", "cpu_seconds"]))
+        comparisons, ours = {}, {}
+        for problem in problems_of(params):
+            seconds = [record[(record["problem"] == problem) & (record["method"] == name)]
+                       .set_index("seed")["cpu_seconds"].astype(float) for name in (method, twin)]
+            comparison = stats.paired_by_seed(*seconds, higher_is_better=False, scale="ratio")
+            if comparison is None:
+                continue
+            comparisons[f"{problem}: {method} vs {twin} (quiet benchmark)"] = comparison
+            ours.update({f"{problem} {name}": float(values.mean()) for name, values in zip((method, twin), seconds)})
+        if not comparisons:
+            return Evidence(None, f"no quiet benchmark of {method} and {twin} recorded for these problems "
+                                  "(python benchmarks/bench_arena_mini_cost.py --record)")
+        cells = [stats.cell(label, found, claim, limits["margin"]) for label, found in comparisons.items()]
+        return Evidence.of_tally(stats.tally(cells), "; ".join(map(str, cells)), ours=ours)
+    return measure
 
 
 def idea_specs(params):
@@ -257,7 +282,7 @@ def idea_specs(params):
     (:data:`~common.experiments.arena.IDEAS`), same model, settings, designs, seeds and random streams; declared
     before the twins' runs (issue 42)."""
     def spec(method, suffix, quote, figure, where, problems, claim, quantity, reproduced_at=1.0, partly_at=None,
-             margin=stats.DEFAULT_MARGIN, column="regret", not_comparable=""):
+             margin=stats.DEFAULT_MARGIN, column="regret", measure=None):
         chosen = idea_problems(method, problems)
         n_cells = len(chosen(params))
         idea = experiment.IDEA_OF[method]
@@ -267,9 +292,10 @@ def idea_specs(params):
             f"{quantity} on each of the {n_cells} problems where the idea is active, {method} against "
             + ("the best of its single-kernel twins" if method == "EGP-TS" else "its twin without the idea"),
             f"share of those problems where {method} is {claim} (the interval of the ratio of means)",
-            versus_measure(method, chosen, claim, rival_of=twin_of(method), column=column),
+            versus_measure(method, chosen, claim, rival_of=twin_of(method), column=column) if measure is None
+            else measure(method, chosen, claim),
             reproduced_at=reproduced_at, partly_at=partly_at, margin=margin, min_scale="paper",
-            block=IDEA_BLOCK, not_comparable=not_comparable)
+            block=IDEA_BLOCK)
 
     n_all, n_free, n_additive = (len(all_problems(params)), len(noise_free_problems(params)),
                                  len(additive_problems(params)))
@@ -298,9 +324,9 @@ def idea_specs(params):
              "counterparts", "mini_gp_opt §1", "mini_gp_opt §1", all_problems, "no worse", "final simple regret",
              partly_at=NO_HARM_PARTLY_AT, margin=REGRET_MARGIN),
         spec("MINI-GP-UCB", "-cost", "Moreover, these algorithms are extremely scalable", "mini_gp_opt §1",
-             "mini_gp_opt §1", all_problems, "substantially better", "CPU seconds per run",
-             partly_at=claims.partly_threshold(max(n_all, 1)), margin=COST_MARGIN, column="run_cpu_seconds",
-             not_comparable=IDEA_COST_NOT_COMPARABLE),
+             "mini_gp_opt §1", all_problems, "substantially better",
+             "CPU seconds per run on a quiet benchmark of both on one machine (benchmarks/bench_arena_mini_cost.py)",
+             partly_at=claims.partly_threshold(max(n_all, 1)), margin=COST_MARGIN, measure=benchmark_cost_measure),
     ]
     return specs
 

@@ -1,0 +1,66 @@
+"""MINI-GP-UCB against its twin without epochs, side by side on one machine: the arena's cost hypothesis, measured
+quietly.
+
+Run from the repository root on a quiet machine (nothing else computing; every run is single-threaded):
+
+    python benchmarks/bench_arena_mini_cost.py             # the first suite, 5 seeds: about 2 CPU-minutes
+    python benchmarks/bench_arena_mini_cost.py --record    # the same, written where the arena's hypothesis reads it
+
+The arena's runs record their CPU seconds, but MINI-GP-UCB's and its twin's were computed on different machines and
+days, so the idea's cost hypothesis ("mini-gp-ucb-idea-cost", ``common/experiments/arena_claims.py``) reads this
+benchmark instead. For each problem (``--problems``, default the arena's published problems) and seed
+(``--seeds``), both run the arena's paper-scale configuration (``arena.run``: the same candidate set, design and
+random streams) one after the other, in alternating order from seed to seed, so that a slower moment hits both
+alike; each run's process CPU seconds are taken around the whole run, as the arena's runs take theirs. The table
+gives per problem the median CPU seconds of each and the median ratio. ``--record`` writes the per-run rows to
+``benchmarks/results/arena_mini_cost.csv``.
+"""
+import argparse
+import time
+
+import common  # noqa: F401  (sets one BLAS thread and numpy's SIMD before numpy loads)
+import pandas as pd
+
+from common.experiments import arena
+from common.experiments.arena_claims import MINI_COST_RECORD
+from common.notebook import configuration
+
+METHOD = "MINI-GP-UCB"
+TWIN = arena.IDEA_OF[METHOD].off[0]
+
+
+def main(argv=None):
+    published = configuration(arena)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=int, default=5, help="seeds per problem (default 5)")
+    parser.add_argument("--problems", nargs="+", default=list(published["problems"]), choices=arena.PROBLEMS,
+                        metavar="PROBLEM", help="problems to run (default: the arena's published ones)")
+    parser.add_argument("--record", action="store_true",
+                        help=f"write the per-run rows to {MINI_COST_RECORD.relative_to(MINI_COST_RECORD.parents[2])}")
+    args = parser.parse_args(argv)
+    if args.seeds < 1:
+        parser.error(f"--seeds must be a positive integer; got {args.seeds}")
+    rows = []
+    for seed in range(args.seeds):
+        for problem in args.problems:
+            order = (METHOD, TWIN) if seed % 2 == 0 else (TWIN, METHOD)
+            for method in order:
+                started = time.process_time()
+                arena.run(arena.config_of(published, problem, method, seed))
+                rows.append({"problem": problem, "method": method, "seed": seed,
+                             "cpu_seconds": time.process_time() - started})
+        print(f"seed {seed + 1} of {args.seeds} done", flush=True)
+    runs = pd.DataFrame(rows)
+    by_seed = runs.pivot_table(index=["problem", "seed"], columns="method", values="cpu_seconds")
+    by_seed["ratio"] = by_seed[METHOD] / by_seed[TWIN]
+    table = by_seed.groupby(level="problem", sort=False).median().rename(columns={
+        METHOD: f"{METHOD}: median CPU s", TWIN: f"{TWIN}: median CPU s", "ratio": "median ratio (with / without)"})
+    print(table.round(3).to_markdown())
+    if args.record:
+        MINI_COST_RECORD.parent.mkdir(parents=True, exist_ok=True)
+        runs.to_csv(MINI_COST_RECORD, index=False)
+        print(f"written to {MINI_COST_RECORD}")
+
+
+if __name__ == "__main__":
+    main()
