@@ -1689,7 +1689,9 @@ def problems_table(problems=FIRST_SUITE):
         spec, problem = SPEC_OF[name], make_problem(name, 0)
         box = ", ".join(f"[{low:.4g}, {high:.4g}]" for low, high in problem.bounds[:2]) + (
             ", ..." if problem.dim > 2 else "")
-        optimum = (f"f* = {problem.optimal_value:.4g}" if problem.optimizers is not None else
+        best_known = getattr(getattr(problem, "function", None), "best_known_value", None) is not None
+        optimum = (f"f* = {problem.optimal_value:.4g}" + (" (the best known)" if best_known else "")
+                   if problem.optimizers is not None else
                    "f* = 5 (an upper bound), goal per seed" if isinstance(problem, RobotPushing) else
                    f"f* = {problem.optimal_value:.4g} (an upper bound)")
         shift, usual = DECLARED_SHIFTS.get(name), problem
