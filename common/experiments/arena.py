@@ -1400,10 +1400,20 @@ def regret_grid_size(n_problems):
     return 16, REGRET_GRID_ROW_HEIGHT * -(-n_problems // REGRET_GRID_COLUMNS)
 
 
+#: How many methods each panel of :func:`plot_regret_grid` draws in colour: those with the lowest mean final regret.
+HIGHLIGHTED = 3
+#: The colour of the other methods' lines, drawn thin behind for context.
+CONTEXT_COLOR = "0.82"
+
+
 def plot_regret_grid(fig, table, problems, methods):
-    """One panel per problem: each method's simple regret against evaluations, median and interquartile range over
-    the seeds, on a log axis, with every run's final regret and their mean (what the hypotheses judge) in a strip
-    beside it (:func:`common.plotting.plot_finals`). Returns the caption's words."""
+    """One panel per problem: each method's simple regret against evaluations (median over the seeds, on a log
+    axis), the :data:`HIGHLIGHTED` methods with the lowest mean final regret on that problem in colour and named in
+    the panel's title, the reference (:data:`SHADED`) in colour with its interquartile range, every other method a
+    thin grey line; beside each panel every run's final regret and their mean (what the hypotheses judge) in a strip
+    (:func:`common.plotting.plot_finals`). Returns the caption's words."""
+    from matplotlib.lines import Line2D
+
     from common import plotting
 
     n_columns = REGRET_GRID_COLUMNS
@@ -1415,34 +1425,36 @@ def plot_regret_grid(fig, table, problems, methods):
     caption = finals_words = ""
     for ax, strip, problem in zip(axes.flat, strips.flat, problems):
         here = table[table["problem"] == problem]
-        finals_of = {}
-        for name in methods:
-            runs = here[here["method"] == name]
-            if runs.empty:
-                continue
-            wide = runs.pivot(index="run_key", columns="eval", values="regret")
+        wides = {name: here[here["method"] == name].pivot(index="run_key", columns="eval", values="regret")
+                 for name in methods if (here["method"] == name).any()}
+        finals_of = {name: wide.iloc[:, -1] for name, wide in wides.items()}
+        best = sorted(finals_of, key=lambda name: finals_of[name].mean())[:HIGHLIGHTED]
+        for name, wide in sorted(wides.items(), key=lambda item: item[0] in best or item[0] in SHADED):
+            coloured = name in best or name in SHADED
             band = plot_median_band(ax, wide.columns.to_numpy() + 1, wide.to_numpy(), name, shaded=name in SHADED,
-                                    color=METHOD_COLORS.get(name), linestyle=METHOD_STYLES.get(name, "-"),
-                                    linewidth=1.2)
+                                    color=METHOD_COLORS.get(name) if coloured else CONTEXT_COLOR,
+                                    linestyle=METHOD_STYLES.get(name, "-") if coloured else "-",
+                                    linewidth=1.4 if coloured else 0.8)
             caption = band if name in SHADED else caption
-            finals_of[name] = wide.iloc[:, -1]
         if finals_of:
             finals_words = plotting.plot_finals(strip, finals_of, like=ax, log=True, at="final")
             strip.tick_params(labelsize=7)
         ax.axvline(N_INIT, color="0.6", linewidth=0.8, linestyle=":")
         ax.set_yscale("log")
         _plain_log_labels(ax)
-        ax.set_title(problem, fontsize=9)
+        ax.set_title(f"{problem}\nlowest: {', '.join(best)}", fontsize=8)
         ax.set_xlabel("evaluations", fontsize=8)
         ax.tick_params(labelsize=7)
     for ax in [*axes.flat[len(problems):], *strips.flat[len(problems):]]:
         ax.set_axis_off()
     for ax in axes[:, 0]:
         ax.set_ylabel("simple regret", fontsize=8)
-    handles, labels = axes.flat[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="outside lower center", ncol=min(5, len(labels)), fontsize=8)
-    return (f"{caption} for {SHADED[0]} only (the reference); the other methods' medians as lines; {finals_words} "
-            "(the hypotheses judge these means)")
+    handles = [Line2D([], [], color=METHOD_COLORS.get(name), linestyle=METHOD_STYLES.get(name, "-"), linewidth=1.4)
+               for name in methods]
+    fig.legend(handles, list(methods), loc="outside lower center", ncol=min(6, len(methods)), fontsize=8)
+    return (f"{caption} for {SHADED[0]} only (the reference); in each panel the {HIGHLIGHTED} methods with the lowest "
+            f"mean final regret on it (named above the panel) and {SHADED[0]} in colour, every other method's median a "
+            f"thin grey line; {finals_words} (the hypotheses judge these means)")
 
 
 # --------------------------------------------------------------------------- the field's scoring (issue 42)
