@@ -218,3 +218,12 @@ def test_the_ideas_cost_hypothesis_reads_the_quiet_benchmark_and_waits_for_it(tm
     pd.DataFrame(rows).to_csv(tmp_path / "arena_mini_cost.csv", index=False)
     evidence = spec.measure(None, params, {"margin": arena_claims.COST_MARGIN})
     assert evidence.score == 1.0, evidence.reason
+
+
+@pytest.mark.parametrize("problems, scale", [(list(arena.FIRST_SUITE), "paper"), (list(arena.SUITE), "paper"),
+                                             (list(arena.SUITE[:-1]), "quick")])
+def test_the_hypotheses_count_the_runs_as_paper_scale_only_on_a_whole_suite(problems, scale):
+    from common.experiments import arena_claims
+
+    params = configuration(arena, "paper", problems=problems, methods=list(arena.METHODS))
+    assert {ran.scale for ran in arena_claims.what_ran(params).values()} == {scale}

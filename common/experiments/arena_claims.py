@@ -57,12 +57,13 @@ REGRET_MARGIN = stats.Margin("ratio", stats.DEFAULT_MARGIN.size,
 
 def what_ran(params):
     """The scale the arena's runs count as, for :func:`common.claims.judge`: "paper" only with at least the paper
-    scale's seeds, budget and acquisition search, every problem and every method but the library baseline (which no
+    scale's seeds, budget and acquisition search, every problem of one of the two suites (:data:`~common.experiments.
+    arena.FIRST_SUITE`, :data:`~common.experiments.arena.SUITE`) and every method but the library peers (which no
     hypothesis uses)."""
     paper = experiment.SCALES["paper"]
     needed = [name for name in experiment.METHODS if name not in experiment.LIBRARIES]
-    partial = [f"problems {', '.join(params['problems'])} only"] if set(paper["problems"]) - set(params["problems"]) \
-        else []
+    whole_suite = any(set(suite) <= set(params["problems"]) for suite in (experiment.FIRST_SUITE, experiment.SUITE))
+    partial = [] if whole_suite else [f"problems {', '.join(params['problems'])} only"]
     partial += [f"methods {', '.join(params['methods'])} only"] if set(needed) - set(params["methods"]) else []
     complete = (params["scale"] == "paper" and not partial and params["n_seeds"] >= paper["n_seeds"]
                 and params["budget"] >= paper["budget"] and params["search_scale"] >= paper["search_scale"])
