@@ -207,8 +207,9 @@ def configuration(experiment, scale=None, **overrides):
 
 def published_label(published):
     """A published configuration as the README names it, e.g. ``"scale paper, settings earlier"`` for
-    ``{"scale": "paper", "settings": "earlier"}``."""
-    return ", ".join(f"{name} {value}" for name, value in published.items())
+    ``{"scale": "paper", "settings": "earlier"}``; a list by its length (``"8 problems"``)."""
+    return ", ".join(f"{len(value)} {name}" if isinstance(value, (list, tuple)) else f"{name} {value}"
+                     for name, value in published.items())
 
 
 def configuration_name(experiment, params):
