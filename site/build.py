@@ -815,16 +815,24 @@ UNUSED_ASSETS = ("_static/scripts/fontawesome.js", "_static/scripts/fontawesome.
                  "_static/sbt-webpack-macros.html")
 #: The tag that loads fontawesome.js, in every page the theme writes.
 FONTAWESOME_SCRIPT = re.compile(r'<script[^>]*src="[^"]*_static/scripts/fontawesome\.js[^"]*"[^>]*>\s*</script>\s*')
+#: The tags that load Sphinx's search tools and the whole search index (330 kB) into every page, for the theme's
+#: search-as-you-type, which ``conf.py`` leaves off: the search box sends its query to ``search.html``, which loads
+#: them itself.
+SEARCH_SCRIPTS = re.compile(r'<script src="[^"]*(?:_static/searchtools\.js|_static/language_data\.js|searchindex\.js)">'
+                            r'\s*</script>\s*')
 
 
 def drop_unused_assets(html_dir):
-    """Delete :data:`UNUSED_ASSETS` from a built site and the tag that loads fontawesome.js from its pages."""
+    """Delete :data:`UNUSED_ASSETS` from a built site, the tag that loads fontawesome.js from its pages, and the
+    search tools' tags from every page but the search page."""
     for pattern in UNUSED_ASSETS:
         for path in html_dir.glob(pattern):
             path.unlink()
     for page in html_dir.rglob("*.html"):
         text = page.read_text(encoding="utf-8")
         trimmed = FONTAWESOME_SCRIPT.sub("", text)
+        if page != html_dir / "search.html":
+            trimmed = SEARCH_SCRIPTS.sub("", trimmed)
         if trimmed != text:
             page.write_text(trimmed, encoding="utf-8")
 

@@ -53,6 +53,9 @@ html_theme_options = {
     "navbar_persistent": [],  # one search box (the sidebar's), not a second one in an otherwise empty header
     "footer_content_items": [],
     "search_bar_text": "Search the notebooks, scorecard and code",
+    # A query goes to search.html; results as you type would load the whole search index into every page
+    # (build.py removes its tags from the other pages).
+    "search_as_you_type": False,
 }
 # MathJax 3 from the pinned django-static-mathjax wheel, copied into _static by build.py: no CDN.
 mathjax_path = "mathjax/tex-mml-chtml.js"

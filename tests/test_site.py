@@ -388,6 +388,22 @@ def test_search_finds_a_notebook(server, browser):
     assert any("/notebooks/bo_pp.html" in url for url in found), found
 
 
+def test_the_landing_page_s_search_box_leads_to_results(server, browser):
+    """The landing page loads no search index (build.py drops it), so its search box must still send the query on."""
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    _open(browser, f"{server}/index.html")
+    next(button for button in browser.find_elements("css selector", "button.search-button-field")
+         if button.is_displayed()).click()
+    box = browser.find_element("css selector", "#pst-search-dialog input[name='q']")
+    WebDriverWait(browser, 10).until(lambda driver: box.is_displayed())
+    box.send_keys("pseudo-points", Keys.ENTER)
+    WebDriverWait(browser, 30).until(
+        lambda driver: driver.find_elements("css selector", "#search-results ul.search li a"))
+    assert "/search.html" in browser.current_url
+
+
 #: What a reader of a paper page meets, measured in the page as drawn (after companion.js ran).
 _READABLE = """
 const column = document.querySelector("article.bd-article") || document.body;
