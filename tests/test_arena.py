@@ -147,6 +147,29 @@ def test_the_ranks_at_the_full_budget_are_the_final_ranks():
     assert ranks.loc["a", "average rank at 4"] == 1.0 and ranks.loc["b", "average rank at 4"] == 2.0
 
 
+def test_a_methods_standing_puts_the_method_best_on_every_problem_first_by_rank_and_by_score():
+    regrets = {("P", "Random search", seed): [4.0, 4.0, 3.0, 2.0 + seed] for seed in range(3)}
+    regrets |= {(problem, name, seed): [4.0, 4.0, level, level + 0.1 * seed] for problem in ("P", "Q")
+                for name, level in (("best", 0.5), ("middle", 1.0)) for seed in range(3)}
+    regrets |= {("Q", "Random search", seed): [4.0, 4.0, 3.0, 3.0] for seed in range(3)}
+    table = _tidy(regrets)
+    table["run_key"] = table["problem"] + table["method"] + table["seed"].astype(str)
+    table["run_cpu_seconds"], table["unique_points"] = 1.0, 4
+    standing, found = arena.standing(table, 4)
+    assert list(standing["method"]) == ["best", "middle", "Random search"]
+    assert list(standing["average rank"]) == [1.0, 2.0, 3.0] and found["n_problems"] == 2
+    assert standing["mean normalized score"].is_monotonic_decreasing
+
+
+def test_the_first_suite_is_read_beside_a_paper_scale_run_of_another_suite_only():
+    beside = arena.other_suite_params(configuration(arena, "paper"))
+    assert beside["problems"] == list(arena.FIRST_SUITE) and arena.BOTORCH in beside["methods"]
+    assert beside["idea_seeds"] == 0 and beside["n_seeds"] == arena.SCALES["paper"]["n_seeds"]
+    assert arena.other_suite_params(configuration(arena, "paper", problems=list(arena.FIRST_SUITE))) is None
+    assert arena.other_suite_params(configuration(arena, "paper", n_seeds=5)) is None
+    assert arena.other_suite_params(configuration(arena, "smoke")) is None
+
+
 def test_egp_ts_twins_are_the_kernels_of_its_dictionary():
     from common.experiments import egp_ts
     assert arena.EGP_TS_KERNELS == egp_ts.SINGLE_KERNELS

@@ -876,6 +876,20 @@ def twin_grid(params):
             for seed in range(params["idea_seeds"])]
 
 
+def other_suite_params(params):
+    """The parameters of the first suite (:data:`FIRST_SUITE`) with every method, BoTorch's runs included, at the
+    paper scale's seeds, budget and search, for a run of the paper scale on other problems; None otherwise (below
+    the paper scale, or when the run covers the first suite itself).
+
+    The second suite runs without BoTorch (about 80 CPU-s a run); the first suite's runs hold its comparison with
+    the other methods, read from the cache."""
+    paper = SCALES["paper"]
+    same_runs = all(params[name] == paper[name] for name in ("n_seeds", "budget", "search_scale"))
+    if params["scale"] != "paper" or not same_runs or set(FIRST_SUITE) <= set(params["problems"]):
+        return None
+    return {**params, "problems": list(FIRST_SUITE), "methods": list(METHODS), "idea_seeds": 0}
+
+
 def notebook_grid(params):
     """The runs the notebook shows: :func:`make_grid`, and for each library peer that is not installed its runs that
     are cached (read, never recomputed), so that the committed cache regenerates the same notebook either way.
@@ -1521,6 +1535,16 @@ def normalized_scores(table, evaluations, reference="Random search", n_resamples
                      "low": low, "high": high})
     overall = pd.DataFrame(rows).sort_values("mean normalized score", ascending=False, ignore_index=True)
     return per_problem, overall
+
+
+def standing(table, evaluations):
+    """Each whole method's standing on a suite: its average rank over the problems (:func:`critical_difference`,
+    the Friedman test's statistic) and its mean normalized score at ``evaluations`` (:func:`normalized_scores`),
+    best rank first; returns ``(standing, found)`` with the critical difference's dict."""
+    found = critical_difference(rank_summary(seed_ranks(final_values(table))))
+    _, scores = normalized_scores(table, evaluations)
+    ranks = found["average_ranks"].rename("average rank").rename_axis("method").reset_index()
+    return ranks.merge(scores, on="method", how="left"), found
 
 
 def targets(table):
