@@ -1,7 +1,7 @@
 """Lesson 1 (GP regression) and the course's shared tools: widgets, player, stored arrays, the student's copy.
 
 The notebook itself, its exercises' solutions included (each asserts its answer), runs at smoke scale in
-``tests/test_notebooks.py`` like every registered notebook; here its drawing functions, its computations and the
+``tests/test_notebook_smoke.py`` like every registered notebook; here its drawing functions, its computations and the
 tools every lesson uses are checked one by one.
 """
 import ast

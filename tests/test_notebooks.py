@@ -1,9 +1,8 @@
-"""Every registered notebook runs end to end, and the committed cached runs still reproduce.
+"""The committed cached runs still reproduce, and every notebook declares what its runs need.
 
-* A smoke run executes each notebook of ``common.experiments.NOTEBOOKS`` with
-  papermill at scale ``"smoke"`` against an empty result cache and an empty
-  figures folder (``BO_RESULTS_ROOT`` and ``BO_FIGURES_ROOT`` point at temporary
-  folders), as a fresh clone would.
+(The smoke run of every notebook is in ``tests/test_notebook_smoke.py``, a module of its own so that pytest-xdist's
+``--dist loadscope`` can give it and this module's spot-checks to different workers.)
+
 * A spot-check recomputes one committed run of every cell of every notebook's
   published grid, its confirmatory block and its paper-scale grid (untracked
   leftovers of other configurations are ignored; every distinct value of the
@@ -39,7 +38,6 @@ from common import paths, store
 from common.experiments import NOTEBOOKS, load_experiment
 from common.notebook import configuration
 
-SMOKE_JOBS = 2
 SPOT_CHECK_ITERATIONS = 2
 SPOT_CHECK_JOBS = 2
 DEFAULT_CELL_FIELDS = ("experiment", "problem", "method")
@@ -64,24 +62,6 @@ def cpu_model():
             return next((line.split(":", 1)[1].strip() for line in lines if line.startswith("model name")), "unknown")
     except OSError:
         return "unknown"
-
-
-@pytest.mark.parametrize("key", list(NOTEBOOKS))
-def test_notebook_runs_at_smoke_scale_on_an_empty_cache(key, tmp_path, monkeypatch):
-    monkeypatch.setenv(paths.RESULTS_ROOT_VARIABLE, str(tmp_path / "results"))
-    monkeypatch.setenv(paths.FIGURES_ROOT_VARIABLE, str(tmp_path / "figures"))
-    notebook = paths.notebooks_dir() / load_experiment(key).NOTEBOOK
-    declared = papermill.inspect_notebook(str(notebook))
-    parameters = {"scale": "smoke", **({"n_jobs": SMOKE_JOBS} if "n_jobs" in declared else {})}
-
-    papermill.execute_notebook(str(notebook), str(tmp_path / notebook.name), parameters=parameters,
-                               kernel_name="python3", cwd=str(paths.repo_root()), progress_bar=False)
-
-    summary = json.loads((tmp_path / "figures" / key / "summary.json").read_text())
-    execution = json.loads((tmp_path / "figures" / key / "execution.json").read_text())
-    assert (summary["scale"], execution["loaded"]) == ("smoke", 0) and execution["computed"] > 0
-    missing = [name for name in summary["figures"] if not (tmp_path / "figures" / key / name).exists()]
-    assert not missing, f"{key}: the summary lists figures that were not written: {missing}"
 
 
 @pytest.mark.parametrize("key", list(NOTEBOOKS))
