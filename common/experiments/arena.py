@@ -1454,6 +1454,7 @@ def plot_regret_grid(fig, table, problems, methods):
             caption = band if name in SHADED else caption
         if finals_of:
             finals_words = plotting.plot_finals(strip, finals_of, like=ax, log=True, at="final")
+            _plain_log_labels(strip)  # as its panel's axis: "20" and "6", not 2 x 10^1 beside 6 x 10^0
             strip.tick_params(labelsize=7)
         ax.axvline(N_INIT, color="0.6", linewidth=0.8, linestyle=":")
         ax.set_yscale("log")
