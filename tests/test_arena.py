@@ -105,6 +105,12 @@ def test_the_cost_and_rank_labels_of_methods_at_the_same_point_do_not_overlap():
     assert not any(boxes[i].overlaps(boxes[j]) for i in range(len(boxes)) for j in range(i))
 
 
+def test_a_ratio_beyond_the_idea_figures_range_is_a_triangle_at_the_edge_pointing_outwards():
+    low, high = arena.IDEA_RATIO_RANGE
+    assert arena._edge_marker(low / 10, "o") == "<" and arena._edge_marker(high * 10, "o") == ">"
+    assert [arena._edge_marker(ratio, "D") for ratio in (low, 1.0, high)] == ["D", "D", "D"]
+
+
 def _tidy(regrets):
     """A tidy table of arena runs from {(problem, method, seed): regrets per evaluation}."""
     import pandas as pd

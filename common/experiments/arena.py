@@ -1142,6 +1142,12 @@ def idea_figure_height(n_problems):
     return 4.2 + 0.25 * max(0, n_problems - 8)
 
 
+def _edge_marker(ratio, marker):
+    """``marker`` for a ratio inside :data:`IDEA_RATIO_RANGE`; beyond it, a triangle at the edge pointing outwards."""
+    low, high = IDEA_RATIO_RANGE
+    return "<" if ratio < low else ">" if ratio > high else marker
+
+
 def plot_idea_effects(fig, effects):
     """One panel per idea: on each problem, the ratio of mean final regrets with the idea on and off (against its
     strongest twin) with its 95 % interval, and the median seed's ratio; returns the caption's words."""
@@ -1160,10 +1166,11 @@ def plot_idea_effects(fig, effects):
             color = {"lower": "C2", "higher": "C3"}.get(side, "0.35")
             low, high = np.clip([effect.low, effect.high], *IDEA_RATIO_RANGE)
             ax.plot([low, high], [position, position], color=color, lw=2, solid_capstyle="butt")
-            ax.plot(np.clip(effect.estimate, *IDEA_RATIO_RANGE), position, "o", color=color, ms=6)
+            ax.plot(np.clip(effect.estimate, *IDEA_RATIO_RANGE), position, _edge_marker(effect.estimate, "o"),
+                    color=color, ms=6)
             if typical is not None:
-                ax.plot(np.clip(typical.estimate, *IDEA_RATIO_RANGE), position, "D", mfc="none", color="black",
-                        ms=5)
+                ax.plot(np.clip(typical.estimate, *IDEA_RATIO_RANGE), position, _edge_marker(typical.estimate, "D"),
+                        mfc="none", color="black", ms=5)
         ax.axvline(1.0, color="black", lw=0.8)
         for edge in (1 / (1 + stats.DEFAULT_MARGIN.size), 1 + stats.DEFAULT_MARGIN.size):
             ax.axvline(edge, color="0.6", lw=0.8, ls=":")
@@ -1180,8 +1187,9 @@ def plot_idea_effects(fig, effects):
             "(on / off; below 1 the idea lowers the regret) with its 95 % interval (the bar; green where it lies "
             "below 1, red where above, grey undecided) and the median seed's ratio (the open diamond); EGP-TS "
             "against its strongest single kernel on each problem. Dotted: the project's margin, a factor 1.1 "
-            "either way; ratios beyond 0.01 and 100 are drawn at the edge. A problem without a bar: the idea does not change the method there (Add-GP-UCB where "
-            "D <= 3) or its twin did not run.")
+            "either way; a ratio beyond 0.01 or 100 is drawn at the edge, a triangle pointing outwards. A problem "
+            "without a bar: the idea does not change the method there (Add-GP-UCB where D <= 3) or its twin did "
+            "not run.")
 
 
 RANK_ALPHA = 0.05
@@ -1455,13 +1463,13 @@ def plot_regret_grid(fig, table, problems, methods):
         if finals_of:
             finals_words = plotting.plot_finals(strip, finals_of, like=ax, log=True, at="final")
             _plain_log_labels(strip)  # as its panel's axis: "20" and "6", not 2 x 10^1 beside 6 x 10^0
-            strip.tick_params(labelsize=7)
+            strip.tick_params(which="both", labelsize=7)
         ax.axvline(N_INIT, color="0.6", linewidth=0.8, linestyle=":")
         ax.set_yscale("log")
         _plain_log_labels(ax)
         ax.set_title(f"{problem}\nlowest: {', '.join(best)}", fontsize=8)
         ax.set_xlabel("evaluations", fontsize=8)
-        ax.tick_params(labelsize=7)
+        ax.tick_params(which="both", labelsize=7)
     for ax in [*axes.flat[len(problems):], *strips.flat[len(problems):]]:
         ax.set_axis_off()
     for ax in axes[:, 0]:
