@@ -383,20 +383,27 @@ def method_sentence(finals, method, problems, summary, costs):
 
 
 def regime_sentence(summary):
-    """Per regime of the suite, the two methods with the lowest average rank over its problems (each problem's
-    ranking by mean rank, :func:`~common.experiments.arena.problem_ranks`)."""
+    """Per regime of the suite, the methods with the lowest and the second-lowest average rank over its problems
+    (each problem's ranking by mean rank, :func:`~common.experiments.arena.problem_ranks`); methods tied at a rank
+    are named together."""
     ranks = experiment.problem_ranks(summary)
     regimes = {}
     for name in experiment.ordered_problems(ranks.index):
         regimes.setdefault(experiment.SPEC_OF[name].regime.split(",")[0].split(" (")[0], []).append(name)
+
+    def named(value, methods):
+        methods = experiment.methods_in_order(methods)
+        return f"{methods[0]} ({value:.2f})" if len(methods) == 1 else f"{', '.join(methods)} tied ({value:.2f})"
+
     parts = []
     for regime, names in regimes.items():
         here = ranks.loc[[name for name in names if name in ranks.index]]
         if here.empty or here.shape[1] < 2:
             continue
-        means = here.mean(axis=0).sort_values()
-        parts.append(f"{regime} ({', '.join(here.index)}): {means.index[0]} ({means.iloc[0]:.2f}), then "
-                     f"{means.index[1]} ({means.iloc[1]:.2f})")
+        means = here.mean(axis=0).round(9)  # rounded: ties in exact rank arithmetic stay ties after averaging
+        levels = [(value, list(means.index[means == value])) for value in sorted(means.unique())]
+        parts.append(f"{regime} ({', '.join(here.index)}): {named(*levels[0])}"
+                     + (f", then {named(*levels[1])}" if len(levels) > 1 else ""))
     return ("* **Per regime, the lowest average rank** (each problem's ranking of the methods, averaged over the "
             "regime's problems): " + "; ".join(parts) + ".")
 
