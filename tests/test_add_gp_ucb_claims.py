@@ -186,14 +186,31 @@ def test_the_settings_verdicts_judge_every_synthetic_claim_on_the_earlier_runs_b
     published = add_claims.judge(table, params)
     judged = add_claims.settings_verdicts(earlier, params, published).set_index("id")
     assert set(judged.index) == {spec.id for spec in add_claims.claim_specs() if spec.block == "synthetic"}
-    assert judged.loc["star-best-(10,3,3)", ["verdict (earlier)", "verdict (authors')"]].tolist() == [
+    assert judged.loc["star-best-(10,3,3)", ["verdict (earlier)", "verdict (authors)"]].tolist() == [
         "not reproduced", "reproduced"]
-    assert (judged["verdict (authors')"] == published.set_index("id").loc[judged.index, "verdict"]).all()
+    assert (judged["verdict (authors)"] == published.set_index("id").loc[judged.index, "verdict"]).all()
     same = _with_earlier({"Add-*": 2, **OTHERS_333}, {"Add-*": 2, **OTHERS_333})
     judged_same = add_claims.settings_verdicts(experiment.split_settings(same, params)[1], params, published)
-    assert (judged_same["verdict (earlier)"] == judged_same["verdict (authors')"]).all()
+    assert (judged_same["verdict (earlier)"] == judged_same["verdict (authors)"]).all()
     fewer = {**params, "earlier_settings_runs": params["n_runs"] - 1}
     assert add_claims.settings_verdicts(earlier, fewer, published) is None
+
+
+def test_the_settings_history_sets_each_superseded_settings_beside_the_published_in_the_order_adopted():
+    params = {**PARAMS, "settings": "authors-code"}
+    runs = {"authors-code": _table({"Add-*": 2, **OTHERS_333}), "authors": _table({"Add-*": 30, **OTHERS_333}),
+            "earlier": _table({"Add-*": 2, **OTHERS_333})}
+    table = pd.concat([frame.assign(settings=name, run_key=frame["run_key"] + name) for name, frame in runs.items()],
+                      ignore_index=True)
+    table["settings"] = table["settings"].replace("earlier", None)   # the earlier runs name no settings
+    verdicts = add_claims.judge(table, params)
+    history = add_claims.settings_history(table, params, verdicts).set_index("id")
+    names = ("earlier", "authors", "authors-code")
+    assert list(history.columns) == [f"verdict ({name})" for name in names] + [f"effect ({name})" for name in names]
+    assert history.loc["star-best-(10,3,3)", [f"verdict ({name})" for name in names]].tolist() == [
+        "reproduced", "not reproduced", "reproduced"]
+    assert (history["verdict (authors-code)"] == verdicts.set_index("id").loc[history.index, "verdict"]).all()
+    assert add_claims.settings_history(table, {**params, "settings": "earlier"}, verdicts) is None
 
 
 def test_the_settings_verdicts_judge_figure_5s_claims_on_its_earlier_runs_when_given():
@@ -210,9 +227,9 @@ def test_the_settings_verdicts_judge_figure_5s_claims_on_its_earlier_runs_when_g
                                           experiment.split_settings(table, params, block="real_world")[1])
     judged = judged.set_index("id")
     assert "ucb-beats-ei-sdss" in judged.index
-    assert judged.loc["ucb-beats-ei-sdss", "verdict (authors')"] == published.set_index("id").loc[
+    assert judged.loc["ucb-beats-ei-sdss", "verdict (authors)"] == published.set_index("id").loc[
         "ucb-beats-ei-sdss", "verdict"]
-    assert judged.loc["ucb-beats-ei-sdss", ["verdict (earlier)", "verdict (authors')"]].tolist() == [
+    assert judged.loc["ucb-beats-ei-sdss", ["verdict (earlier)", "verdict (authors)"]].tolist() == [
         "not reproduced", "reproduced"]
     without = add_claims.settings_verdicts(experiment.split_settings(table, params)[1], params, published)
     assert "ucb-beats-ei-sdss" not in set(without["id"])
@@ -226,11 +243,12 @@ def test_the_settings_bullet_counts_the_cells_each_settings_ends_lower():
     params = PARAMS   # every configuration, so the block counts as paper scale; the table has (10,3,3) only
     table = _with_earlier({"Add-*": 2, **OTHERS_333}, {**OTHERS_333, "Add-*": 30, "GP-UCB": 20})
     runs, earlier = experiment.split_settings(table, params)
-    text = add_claims.findings(runs, params, add_claims.judge(table, params), earlier=earlier)
-    assert "Final S_T under the authors' settings is lower in 2 of 8 (configuration, method) cells" in text
-    assert "GP-UCB's mean R_T/T at T = 50" in text and "star-best-(10,3,3) not reproduced -> reproduced" in text
-    assert "Judged on the earlier runs instead, 1 of the 23 synthetic claims have another verdict" in text
-    assert "authors' settings against" not in add_claims.findings(runs, params, add_claims.judge(table, params))
+    text = add_claims.findings(runs, params, add_claims.judge(table, params), all_runs=table)
+    assert 'Final S_T under "authors" is lower in 2 of 8 (configuration, method) cells' in text
+    assert "GP-UCB's mean R_T/T at T = 50, earlier -> authors" in text
+    assert "star-best-(10,3,3) not reproduced -> reproduced" in text
+    assert 'Judged on the runs under "earlier" instead, 1 of the 23 synthetic claims have another verdict' in text
+    assert "settings against" not in add_claims.findings(runs, params, add_claims.judge(table, params))
 
 
 def test_the_dips_sentence_counts_the_cells_that_climb_back_after_an_early_minimum():
@@ -245,5 +263,5 @@ def test_the_dips_sentence_counts_the_cells_that_climb_back_after_an_early_minim
                         + rows(dipping, "Add-*", experiment.settings_key("authors")))
     earlier = pd.DataFrame(rows(dipping, "GP-UCB", {}) + rows(dipping, "Add-*", {}))
     text = add_claims._dips_text(runs, PARAMS, earlier)
-    assert ("in 2 under the earlier settings (2 of them lowest at T = 35" in text
-            and "and 1 under the authors' settings (1 of them" in text and "of 2 (configuration, BO method)" in text)
+    assert ('in 2 under "earlier" (2 of them lowest at T = 35' in text
+            and 'and 1 under "authors" (1 of them' in text and "of 2 (configuration, BO method)" in text)

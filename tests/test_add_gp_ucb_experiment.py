@@ -199,9 +199,9 @@ def test_early_dips_find_the_minimum_of_a_dipping_curve_and_no_climb_on_a_fallin
     runs = rows(falling, experiment.settings_key("authors"))
     earlier = rows(dipping, {})
     dips = experiment.early_dips(runs, earlier, ["(96,5,19)"]).iloc[0]
-    assert dips["minimum at T, earlier"] == 20 and dips["minimum at T, authors'"] == 60
+    assert dips["minimum at T, earlier"] == 20 and dips["minimum at T, authors"] == 60
     assert dips["climb after it, earlier"] == pytest.approx(100.5 / 60.5)
-    assert dips["climb after it, authors'"] == 1.0
+    assert dips["climb after it, authors"] == 1.0
     assert experiment.early_dips(runs, earlier.iloc[:0], ["(96,5,19)"]).empty
 
 
@@ -223,6 +223,54 @@ def test_the_grid_names_its_settings_and_runs_the_earlier_ones_beside_on_the_sam
     assert [{k: v for k, v in c.items() if k != "settings"} for c in ours] == earlier  # Fig. 5: the same 10 seeds
     only_earlier = experiment.make_grid({**params, "settings": "earlier"})
     assert all("settings" not in c for c in only_earlier)
+
+
+def test_under_the_authors_code_settings_the_grid_runs_both_superseded_settings_on_the_same_seeds():
+    params = {**experiment.SCALES["paper"], "settings": "authors-code"}
+    grid = experiment.make_grid(params)
+    assert experiment.superseded("authors-code") == ("earlier", "authors")
+    assert not [config for config in grid if config["experiment"] == "authors_details"]
+    assert {config.get("settings") for config in grid if config["experiment"] == "ablation"} == {"authors-code"}
+    for block, seeds in (("synthetic", params["earlier_settings_runs"]),
+                         ("real_world", min(params["real_world_runs"], params["earlier_settings_runs"]))):
+        runs = [config for config in grid if config["experiment"] == block]
+
+        def without_settings(name):
+            return [{key: value for key, value in config.items() if key != "settings"} for config in runs
+                    if config.get("settings", "earlier") == name and config["seed"] < seeds]
+        assert without_settings("authors-code")
+        assert without_settings("authors") == without_settings("earlier") == without_settings("authors-code")
+
+
+def test_an_authors_details_run_is_the_authors_code_run_of_the_same_seed():
+    """The authors_details block sets the same choices as the "authors-code" settings and draws the same random
+    streams, so under the "authors" settings it stands for the "authors-code" runs of its seeds."""
+    details = next(config for config in experiment.make_grid(experiment.SCALES["smoke"])
+                   if config["experiment"] == "authors_details" and config["method"] == "Add-*")
+    twin = {**{key: value for key, value in details.items() if key not in experiment.AUTHORS_DETAILS},
+            "experiment": "synthetic", "settings": "authors-code"}
+    np.testing.assert_array_equal(experiment.run(details)["f"], experiment.run(twin)["f"])
+
+
+def test_details_runs_are_the_runs_without_and_with_the_two_details_under_either_settings():
+    def rows(block, settings, level):
+        return [{"experiment": block, "problem": experiment.AUTHORS_DETAILS_CONFIGURATION, "method": "GP-UCB",
+                 "seed": seed, "eval": step, "simple_regret": level * (1 + 0.1 * seed), **settings}
+                for seed in range(5) for step in range(60)]
+    table = pd.DataFrame(rows("synthetic", {}, 5.0) + rows("synthetic", {"settings": "authors"}, 2.0)
+                         + rows("authors_details", {"settings": "authors", **experiment.AUTHORS_DETAILS}, 1.0)
+                         + rows("synthetic", {"settings": "authors-code"}, 1.0))
+    for published in ("authors", "authors-code"):
+        params = {**experiment.SCALES["paper"], "settings": published}
+        runs = experiment.details_runs(table, params)
+        assert (runs["authors"]["experiment"] == "synthetic").all() and len(runs["authors"]) == 300
+        assert set(runs["authors-code"]["experiment"]) == {"authors_details" if published == "authors" else "synthetic"}
+        row = experiment.authors_details_table(table, params).iloc[0]
+        assert (row["published"], row["seeds"]) == (published, 5)
+        assert row["S_50 authors"] == pytest.approx(2.4) and row["S_50 authors-code"] == pytest.approx(1.2)
+        assert row["ratio at T=50"].startswith("0.5x") and row["outcome at T=50"] == "lower"
+    earlier = experiment.details_runs(table, {**experiment.SCALES["paper"], "settings": "earlier"})
+    assert all(frame.empty for frame in earlier.values())
 
 
 def test_an_ablation_changes_one_choice_of_its_settings_and_nothing_else():

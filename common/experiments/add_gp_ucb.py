@@ -119,6 +119,9 @@ AUTHORS_DETAILS = {"init_std": "sample", "direct_rounds": "authors"}
 # -p confirmatory '"powered"' (about 9 CPU-hours).
 SETTINGS["authors-code"] = {**SETTINGS["authors"], **AUTHORS_DETAILS}
 ABLATIONS["authors-code"] = ABLATIONS["authors"]
+# The settings in the order the project adopted them. The grid runs the seeds of each earlier one beside its own
+# (``earlier_settings_runs``), so that every change of settings is measured on the same seeds.
+SETTINGS_ADOPTED = ("earlier", "authors", "authors-code")
 AUTHORS_DETAILS_CONFIGURATION, AUTHORS_DETAILS_METHODS = "(10,3,3)", ("GP-UCB", "Add-*")
 # The configuration keys an ablation or the authors_details block may set, on top of its settings.
 ABLATED_CHOICES = ("initial_bandwidth", "prior_mean", "scale_units", *AUTHORS_DETAILS)
@@ -163,6 +166,11 @@ def settings_key(name):
     return {} if name == "earlier" else {"settings": name}
 
 
+def superseded(settings):
+    """The settings adopted before ``settings`` (:data:`SETTINGS_ADOPTED`), oldest first."""
+    return SETTINGS_ADOPTED[:SETTINGS_ADOPTED.index(settings)]
+
+
 def settings_of(table):
     """Each row's settings name: the tidy table's ``settings`` column, "earlier" where a run has none."""
     if "settings" not in table:
@@ -186,13 +194,13 @@ def real_world_methods(problem, params):
 def make_grid(params):
     """All run configurations for resolved parameters (DiRect is deterministic: one run per problem)."""
     grid = synthetic_grid(params, params["settings"], params["n_runs"])
-    if params["settings"] != "earlier":
-        grid += synthetic_grid(params, "earlier", params["earlier_settings_runs"])
+    for name in superseded(params["settings"]):
+        grid += synthetic_grid(params, name, params["earlier_settings_runs"])
     grid += ablation_grid(params)
     grid += authors_details_grid(params)
     grid += real_world_grid(params, params["settings"], params["real_world_runs"])
-    if params["settings"] != "earlier":
-        grid += real_world_grid(params, "earlier", min(params["real_world_runs"], params["earlier_settings_runs"]))
+    for name in superseded(params["settings"]):
+        grid += real_world_grid(params, name, min(params["real_world_runs"], params["earlier_settings_runs"]))
     return grid + (confirmatory_grid(params) if params["confirmatory"] else [])
 
 
@@ -234,26 +242,38 @@ def confirmatory_grid(params):
             for (block, problem, method), count in seeds_of.items() for seed in confirmatory.fresh_seeds(count)]
 
 
-def split_settings(table, params, block="synthetic"):
-    """``(runs, earlier)``: the tidy table's runs under the grid's settings, and the runs of ``block``
-    ("synthetic" or "real_world") under the earlier settings run beside them, for :func:`settings_comparison` and
-    the claims judged on them (empty when the grid's settings are the earlier ones)."""
+def split_settings(table, params, block="synthetic", against="earlier"):
+    """``(runs, before)``: the tidy table's runs under the grid's settings, and the runs of ``block``
+    ("synthetic" or "real_world") under the settings ``against`` run beside them, for :func:`settings_comparison`
+    and the claims judged on them (empty unless ``against`` was adopted before the grid's settings:
+    :func:`superseded`)."""
     settings = settings_of(table)
-    earlier = table[(settings == "earlier") & (table["experiment"] == block)]
-    return table[settings == params["settings"]], earlier.iloc[:0] if params["settings"] == "earlier" else earlier
+    before = table[(settings == against) & (table["experiment"] == block)]
+    return table[settings == params["settings"]], before if against in superseded(params["settings"]) else before.iloc[:0]
+
+
+def settings_name(runs):
+    """The one settings name of ``runs`` (:func:`settings_of`); raises ValueError if they mix settings."""
+    names = settings_of(runs).unique()
+    if len(names) != 1:
+        raise ValueError(f"runs under one settings expected; got {sorted(names)}: select them with split_settings")
+    return names[0]
 
 
 def settings_comparison(runs, earlier, at=50):
     """What the settings move, per configuration and method, over the seeds both ran: the mean average regret
-    R_T/T at T = ``at`` queries (the initial design included, as on the figures' axis) and the mean final S_T under the earlier settings and
-    under the grid's, with the paired ratio of final S_T (grid's / earlier) and its 95 % interval
-    (:func:`common.stats.paired_by_seed`), and its ``outcome``: "lower" or "higher" under the authors' settings when
-    the interval lies wholly on one side of 1, else "undecided". ``runs`` and ``earlier`` as :func:`split_settings`
-    returns them."""
+    R_T/T at T = ``at`` queries (the initial design included, as on the figures' axis) and the mean final S_T under
+    the superseded settings (``earlier``'s) and under the grid's (``runs``'), with the paired ratio of final S_T
+    (grid's / superseded) and its 95 % interval (:func:`common.stats.paired_by_seed`), and its ``outcome``: "lower"
+    or "higher" under the grid's settings when the interval lies wholly on one side of 1, else "undecided". Columns
+    name each settings. ``runs`` and ``earlier`` as :func:`split_settings` returns them."""
     rows = []
     if earlier.empty:
         return pd.DataFrame(rows)
     ours = runs[runs["experiment"] == "synthetic"]
+    if ours.empty:
+        return pd.DataFrame(rows)
+    old, new = settings_name(earlier), settings_name(ours)
     step = at - 1  # the row of query T = at
     for (problem, method), before in earlier.groupby(["problem", "method"], sort=False):
         after = ours[(ours["problem"] == problem) & (ours["method"] == method)
@@ -263,10 +283,10 @@ def settings_comparison(runs, earlier, at=50):
         final_before, final_after = (final_rows(frame).set_index("seed")["simple_regret"] for frame in (before, after))
         comparison = stats.paired_by_seed(final_after, final_before, higher_is_better=False, scale="ratio")
         rows.append({"configuration": problem, "method": method, "seeds": len(final_after),
-                     f"R_T/T at T={at}, earlier": before.loc[before["eval"] == step, "average_regret"].mean(),
-                     f"R_T/T at T={at}, authors'": after.loc[after["eval"] == step, "average_regret"].mean(),
-                     "S_T earlier": final_before.mean(), "S_T authors'": final_after.mean(),
-                     "S_T ratio (authors' / earlier)": "" if comparison is None else str(comparison.effect),
+                     f"R_T/T at T={at}, {old}": before.loc[before["eval"] == step, "average_regret"].mean(),
+                     f"R_T/T at T={at}, {new}": after.loc[after["eval"] == step, "average_regret"].mean(),
+                     f"S_T {old}": final_before.mean(), f"S_T {new}": final_after.mean(),
+                     f"S_T ratio ({new} / {old})": "" if comparison is None else str(comparison.effect),
                      "outcome": "" if comparison is None else stats.lower_or_higher(comparison)})
     return pd.DataFrame(rows)
 
@@ -277,18 +297,21 @@ def early_dips(runs, earlier, problems, window=(11, 60)):
     1-50 by default) where the mean R_T/T is lowest, and the highest mean R_T/T after it over that minimum
     (1.00: the curve never climbs back above its early minimum). Under the earlier settings the first fit could
     pick a tiny bandwidth, so the queries of the first 25 BO iterations sat at the box centre and the curve fell,
-    then climbed once the bandwidth was relearned. ``runs`` and ``earlier`` as :func:`split_settings` returns
-    them."""
+    then climbed once the bandwidth was relearned. Columns name each settings. ``runs`` and ``earlier`` as
+    :func:`split_settings` returns them."""
     rows = []
     if earlier.empty:
         return pd.DataFrame(rows)
     ours = runs[(runs["experiment"] == "synthetic") & runs["problem"].isin(problems)
                 & ~runs["method"].isin(["RAND", "DiRect"])]
+    if ours.empty:
+        return pd.DataFrame(rows)
+    names = (settings_name(earlier), settings_name(ours))
     for (problem, method), after in ours.groupby(["problem", "method"], sort=False):
         before = earlier[(earlier["problem"] == problem) & (earlier["method"] == method)]
         seeds = np.intersect1d(before["seed"].unique(), after["seed"].unique())
         row = {"configuration": problem, "method": method, "seeds": len(seeds)}
-        for name, frame in (("earlier", before), ("authors'", after)):
+        for name, frame in zip(names, (before, after)):
             curve = frame[frame["seed"].isin(seeds)].groupby("eval")["average_regret"].mean()
             curve.index = curve.index + 1  # queries T, the initial design included
             if curve.loc[window[0]:window[1]].empty:  # runs shorter than the window
@@ -461,28 +484,50 @@ def authors_details_grid(params):
             for method in AUTHORS_DETAILS_METHODS for seed in range(params["authors_details_runs"])]
 
 
-def authors_details_table(table, at=(25, 50, 100, 410)):
-    """Per method of the authors_details block: the mean simple regret S_T at T = ``at`` (queries, the initial
-    design included; those the runs reach) of the synthetic block's runs (published) and of the same seeds with
-    the authors' two details (:data:`AUTHORS_DETAILS`), and the paired ratio (with the details over without) at
-    T = 50 and at the last T with its 95 % interval, its ``outcome`` and whether it lies within the project's
-    margin of 1.1x (as :func:`ablation_table`)."""
-    details = table[table["experiment"] == "authors_details"]
+def details_runs(all_runs, params):
+    """Add-* and GP-UCB on AUTHORS_DETAILS_CONFIGURATION on the paper's seeds, without and with the two details of
+    the authors' code (:data:`AUTHORS_DETAILS`): ``{"authors": ..., "authors-code": ...}``, each a tidy table (both
+    empty under the "earlier" settings). Under the "authors" settings the second are the authors_details block's
+    runs, the "authors-code" settings' runs of the same seeds (the same choices and random streams: tested); under
+    the "authors-code" settings the first are the "authors" runs the grid runs beside its own. ``all_runs``: every
+    run of the grid, under every settings."""
+    paper = confirmatory.split(all_runs)[0]
+    ours = paper[(paper["problem"] == AUTHORS_DETAILS_CONFIGURATION)
+                 & paper["method"].isin(AUTHORS_DETAILS_METHODS)]
+    settings, synthetic = settings_of(ours), ours["experiment"] == "synthetic"
+    if params["settings"] == "authors":
+        with_details = ours[ours["experiment"] == "authors_details"]
+    else:
+        with_details = ours[synthetic & (settings == "authors-code")]
+    without = ours[synthetic & (settings == "authors")]
+    if params["settings"] == "earlier":
+        without, with_details = without.iloc[:0], with_details.iloc[:0]
+    return {"authors": without, "authors-code": with_details}
+
+
+def authors_details_table(all_runs, params, at=(25, 50, 100, 410)):
+    """Per method of :func:`details_runs`, over the seeds run both without and with the authors' two details
+    (:data:`AUTHORS_DETAILS`): the mean simple regret S_T at T = ``at`` (queries, the initial design included; those
+    the runs reach) under the "authors" settings and the "authors-code" settings (the same with both details), and
+    the paired ratio (authors-code over authors) at T = 50 and at the last T with its 95 % interval, its ``outcome``
+    and whether it lies within the project's margin of 1.1x (as :func:`ablation_table`). The ``published`` column
+    names the grid's settings."""
+    runs = details_runs(all_runs, params)
     rows = []
-    for method, with_details in details.groupby("method", sort=False):
-        seeds = with_details["seed"].unique()
-        without = table[(table["experiment"] == "synthetic") & (table["problem"] == AUTHORS_DETAILS_CONFIGURATION)
-                        & (table["method"] == method) & (settings_of(table) == "authors")
-                        & table["seed"].isin(seeds)]
-        last = int(min(with_details["eval"].max(), without["eval"].max())) + 1
-        row = {"method": method, "seeds": len(seeds)}
+    for method in AUTHORS_DETAILS_METHODS:
+        seeds = np.intersect1d(*(frame.loc[frame["method"] == method, "seed"].unique() for frame in runs.values()))
+        if not len(seeds):
+            continue
+        of = {name: frame[(frame["method"] == method) & frame["seed"].isin(seeds)] for name, frame in runs.items()}
+        last = int(min(frame["eval"].max() for frame in of.values())) + 1
+        row = {"method": method, "seeds": len(seeds), "published": params["settings"]}
         for T in [T for T in at if T <= last]:
-            for name, frame in (("published", without), ("authors' details", with_details)):
+            for name, frame in of.items():
                 row[f"S_{T} {name}"] = frame.loc[frame["eval"] == T - 1, "simple_regret"].mean()
         for T in dict.fromkeys((50, last)):
-            a, b = (frame[frame["eval"] == T - 1].set_index("seed")["simple_regret"]
-                    for frame in (with_details, without))
-            comparison = stats.paired_by_seed(a, b, higher_is_better=False, scale="ratio")
+            with_details, without = (of[name][of[name]["eval"] == T - 1].set_index("seed")["simple_regret"]
+                                     for name in ("authors-code", "authors"))
+            comparison = stats.paired_by_seed(with_details, without, higher_is_better=False, scale="ratio")
             if comparison is None:
                 continue
             equivalent = stats.judge_cell(comparison, "equivalent", stats.DEFAULT_MARGIN)
@@ -517,20 +562,20 @@ def authors_code_runs(settings="library"):
     return (pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)), records
 
 
-def authors_code_comparison(table, authors, at=(10, 25, 50, 100, 200, 410)):
+def authors_code_comparison(all_runs, params, authors, at=(10, 25, 50, 100, 200, 410)):
     """Per method and T in ``at`` (queries, the initial points included; those all compared runs reach): the mean
-    simple regret S_T and average regret R_T/T of the authors' code (``authors``, :func:`authors_code_runs`), of
-    the synthetic block's runs on AUTHORS_DETAILS_CONFIGURATION (published) and of the authors_details block, with
-    the ratio of mean S_T, ours (published) over the authors', and its 95 % interval from the two sets of runs
-    resampled apart (:func:`common.stats.estimate_unpaired_effect`: the runs share no seed, no initial points and
-    no function instance)."""
-    ours = table[(table["problem"] == AUTHORS_DETAILS_CONFIGURATION) & (settings_of(table) == "authors")]
-    blocks = {AUTHORS_CODE: authors, "published": ours[ours["experiment"] == "synthetic"],
-              "authors' details": ours[ours["experiment"] == "authors_details"]}
+    simple regret S_T and average regret R_T/T of the authors' code (``authors``, :func:`authors_code_runs`) and of
+    ours on AUTHORS_DETAILS_CONFIGURATION under the "authors" and the "authors-code" settings
+    (:func:`details_runs`), with the ratio of mean S_T, ours under the grid's settings (published) over the
+    authors', and its 95 % interval from the two sets of runs resampled apart
+    (:func:`common.stats.estimate_unpaired_effect`: the runs share no seed, no initial points and no function
+    instance). ``all_runs``: every run of the grid, under every settings."""
+    blocks = {AUTHORS_CODE: authors, **details_runs(all_runs, params)}
+    published = params["settings"]
     rows = []
     for method in AUTHORS_DETAILS_METHODS:
         runs = {name: frame[frame["method"] == method] for name, frame in blocks.items()}
-        if runs[AUTHORS_CODE].empty or runs["published"].empty:
+        if runs[AUTHORS_CODE].empty or published not in runs or runs[published].empty:
             continue
         reached = min(int(frame.groupby("seed")["eval"].max().min()) + 1 for frame in runs.values() if not frame.empty)
         for T in [T for T in at if T <= reached]:
@@ -540,11 +585,11 @@ def authors_code_comparison(table, authors, at=(10, 25, 50, 100, 200, 410)):
                 row[f"S_T {name}"] = rows_at_T["simple_regret"].mean()
             for name, rows_at_T in at_T.items():
                 row[f"R_T/T {name}"] = rows_at_T["average_regret"].mean()
-            if min(len(at_T[AUTHORS_CODE]), len(at_T["published"])) >= 2:  # a spread on each side
+            if min(len(at_T[AUTHORS_CODE]), len(at_T[published])) >= 2:  # a spread on each side
                 row[RATIO_TO_AUTHORS] = str(stats.estimate_unpaired_effect(
-                    at_T["published"]["simple_regret"].to_numpy(), at_T[AUTHORS_CODE]["simple_regret"].to_numpy(),
+                    at_T[published]["simple_regret"].to_numpy(), at_T[AUTHORS_CODE]["simple_regret"].to_numpy(),
                     "ratio"))
-            row["runs (authors' code, published)"] = f"{len(at_T[AUTHORS_CODE])}, {len(at_T['published'])}"
+            row["runs (authors' code, published)"] = f"{len(at_T[AUTHORS_CODE])}, {len(at_T[published])}"
             rows.append(row)
     return pd.DataFrame(rows)
 
@@ -552,9 +597,11 @@ def authors_code_comparison(table, authors, at=(10, 25, 50, 100, 200, 410)):
 def authors_code_climb(authors, table, window=(11, 60)):
     """The early climb (:func:`early_climb`) of the authors' code: per method, the largest ratio of its runs' mean
     R_T/T to the mean R_T/T of our RAND runs on AUTHORS_DETAILS_CONFIGURATION (uniform queries after the same kind
-    of design) at the same T in ``window``, and that T, beside the same ratio of our published runs."""
-    ours = table[(table["problem"] == AUTHORS_DETAILS_CONFIGURATION) & (table["experiment"] == "synthetic")
-                 & (settings_of(table) == "authors")]
+    of design) at the same T in ``window``, and that T, beside the same ratio of our published runs. ``table``: the
+    runs under the grid's settings (:func:`split_settings`)."""
+    ours = table[(table["problem"] == AUTHORS_DETAILS_CONFIGURATION) & (table["experiment"] == "synthetic")]
+    if not ours.empty:
+        settings_name(ours)   # one settings: a table of mixed settings would average them
     rand = ours[ours["method"] == "RAND"].groupby("eval")["average_regret"].mean()
     rows = []
     for method in AUTHORS_DETAILS_METHODS:

@@ -412,20 +412,21 @@ def judge(table, params):
 
 def settings_verdicts(earlier, params, verdicts, earlier_real_world=None, authors=None):
     """Every claim of the synthetic block, and of the real-world block where its earlier runs are given, judged
-    on its runs under the earlier settings, beside its published verdict under the authors' (the grid's: only then
-    are earlier runs run beside it). Every effect differs, the runs being others; the verdicts say which claims the
-    settings decide.
+    on its runs under superseded settings, beside its published verdict under the grid's settings (only then are
+    a superseded settings' runs run beside it). Every effect differs, the runs being others; the verdicts say which
+    claims the settings decide.
 
     Parameters
     ----------
     earlier : pandas.DataFrame
-        The synthetic block's runs under the earlier settings (:func:`~common.experiments.add_gp_ucb.split_settings`).
+        The synthetic block's runs under one superseded settings
+        (:func:`~common.experiments.add_gp_ucb.split_settings` with ``against``).
     params : dict
         Resolved parameters (``n_runs``, ``real_world_runs``, ``earlier_settings_runs``, ``settings``).
     verdicts : pandas.DataFrame
-        The published verdicts (:func:`judge`), judged under the authors' settings.
+        The published verdicts (:func:`judge`), judged under the grid's settings.
     earlier_real_world : pandas.DataFrame or None
-        The real-world block's runs under the earlier settings (``split_settings(..., block="real_world")``);
+        The real-world block's runs under the same superseded settings (``split_settings(..., block="real_world")``);
         its claims are judged only where they hold every seed the published verdicts were judged on.
     authors : pandas.DataFrame or None
         The runs under the grid's settings on the paper's seeds: where given, the claims are judged again on them,
@@ -435,12 +436,14 @@ def settings_verdicts(earlier, params, verdicts, earlier_real_world=None, author
     Returns
     -------
     pandas.DataFrame or None
-        ``id``, the verdict and the effect under each settings, one row per claim; None unless the earlier runs
-        have every seed the published verdicts were judged on, so that the two are judged on the same seeds.
+        ``id``, then ``verdict (<settings>)`` and ``effect (<settings>)`` under each settings (the superseded one
+        first), one row per claim; None unless the superseded runs have every seed the published verdicts were
+        judged on, so that the two are judged on the same seeds.
     """
     paper, _ = confirmatory.split(earlier)
     if paper.empty or params["earlier_settings_runs"] < params["n_runs"]:
         return None
+    old, new = experiment.settings_name(paper), params["settings"]
     blocks = ["synthetic"]
     if earlier_real_world is not None and len(earlier_real_world) \
             and params["earlier_settings_runs"] >= params["real_world_runs"]:
@@ -452,9 +455,33 @@ def settings_verdicts(earlier, params, verdicts, earlier_real_world=None, author
     if authors is not None:
         verdicts = claims.judge(specs, confirmatory.split(authors)[0], params, ran=what_ran(params))
     after = verdicts.set_index("id").loc[before.index, ["verdict", "effect"]].fillna("")
-    return pd.DataFrame({"id": before.index, "verdict (earlier)": before["verdict"].to_numpy(),
-                         "verdict (authors')": after["verdict"].to_numpy(),
-                         "effect (earlier)": before["effect"].to_numpy(), "effect (authors')": after["effect"].to_numpy()})
+    return pd.DataFrame({"id": before.index, f"verdict ({old})": before["verdict"].to_numpy(),
+                         f"verdict ({new})": after["verdict"].to_numpy(),
+                         f"effect ({old})": before["effect"].to_numpy(), f"effect ({new})": after["effect"].to_numpy()})
+
+
+def settings_history(all_runs, params, verdicts):
+    """:func:`settings_verdicts` against every superseded settings
+    (:func:`~common.experiments.add_gp_ucb.superseded`) in one table: ``id``, the verdicts under each settings in
+    the order they were adopted, the published (the grid's) last, then the effects in the same order. None when no
+    superseded settings has every seed the published verdicts were judged on. ``all_runs``: every run of the grid,
+    under every settings."""
+    tables = {}
+    for name in experiment.superseded(params["settings"]):
+        runs, before = experiment.split_settings(all_runs, params, against=name)
+        judged = settings_verdicts(before, params, verdicts,
+                                   experiment.split_settings(all_runs, params, "real_world", name)[1], authors=runs)
+        if judged is not None:
+            tables[name] = judged.set_index("id")
+    if not tables:
+        return None
+    ids = max((table.index for table in tables.values()), key=len)   # the real-world claims too, where judged
+    published = max(tables.values(), key=len)
+    history = pd.concat([table[[f"verdict ({name})", f"effect ({name})"]] for name, table in tables.items()]
+                        + [published[[f"verdict ({params['settings']})", f"effect ({params['settings']})"]]],
+                        axis=1).reindex(ids).fillna("")
+    names = [*tables, params["settings"]]
+    return history[[f"verdict ({name})" for name in names] + [f"effect ({name})" for name in names]].reset_index()
 
 
 def claim_runs(claim_id):
@@ -625,28 +652,30 @@ def _settings_bullet(table, params, verdicts, earlier, earlier_real_world=None):
     seeds = sorted(set(comparison.loc[comparison["method"] != "DiRect", "seeds"]))
     seeds = f"{seeds[0]}" if len(seeds) == 1 else f"{seeds[0]} to {seeds[-1]}"
     gp_ucb = comparison[comparison["method"] == "GP-UCB"]
-    before, after = f"R_T/T at T={at}, earlier", f"R_T/T at T={at}, authors'"
+    old, new = experiment.settings_name(earlier), params["settings"]
+    before, after = f"R_T/T at T={at}, {old}", f"R_T/T at T={at}, {new}"
     regrets = "; ".join(f"{row['configuration']} {row[before]:.3g} -> {row[after]:.3g}" for _, row in gp_ucb.iterrows())
     judged = settings_verdicts(earlier, params, verdicts, earlier_real_world, authors=table)
     if judged is None:
         verdict_text = ""
     else:
-        moved = judged[judged["verdict (earlier)"] != judged["verdict (authors')"]]
+        moved = judged[judged[f"verdict ({old})"] != judged[f"verdict ({new})"]]
         changes = [f"{claim} {verdict_before} -> {verdict_after} ({effect_before} -> {effect_after})"
                    for claim, verdict_before, verdict_after, effect_before, effect_after in moved[
-                       ["id", "verdict (earlier)", "verdict (authors')", "effect (earlier)", "effect (authors')"]
+                       ["id", f"verdict ({old})", f"verdict ({new})", f"effect ({old})", f"effect ({new})"]
                    ].to_numpy()]
         real_world = {spec.id for spec in claim_specs() if spec.block == "real_world"}
         judged_blocks = "claims of Figs. 3 to 5" if set(judged["id"]) & real_world else "synthetic claims"
-        verdict_text = (f" Judged on the earlier runs instead, {len(moved)} of the {len(judged)} {judged_blocks} "
-                        f"have another verdict"
-                        + (f" (earlier -> authors', on the same seeds): {'; '.join(changes)}." if changes else "."))
-    return (f"* **The authors' settings against the earlier ones (synthetic block, {seeds} seeds both ran per "
-            f"cell; DiRect one run).** Final S_T under the authors' settings is lower in "
+        verdict_text = (f" Judged on the runs under \"{old}\" instead, {len(moved)} of the {len(judged)} "
+                        f"{judged_blocks} have another verdict"
+                        + (f" ({old} -> {new}, on the same seeds): {'; '.join(changes)}." if changes else "."))
+    dips = _dips_text(table, params, earlier) if old == "earlier" else ""
+    return (f"* **The \"{new}\" settings against the \"{old}\" ones (synthetic block, {seeds} seeds both ran per "
+            f"cell; DiRect one run).** Final S_T under \"{new}\" is lower in "
             f"{outcomes.get('lower', 0)} of {len(comparison)} (configuration, method) cells, higher in "
             f"{outcomes.get('higher', 0)}, undecided in {outcomes.get('undecided', 0)} (the 95 % interval of the "
-            f"ratio of mean final S_T, authors' / earlier, below 1, above 1, or holding 1). GP-UCB's mean R_T/T at "
-            f"T = {at}, earlier -> authors': {regrets}.{_dips_text(table, params, earlier)}{verdict_text}")
+            f"ratio of mean final S_T, {new} / {old}, below 1, above 1, or holding 1). GP-UCB's mean R_T/T at "
+            f"T = {at}, {old} -> {new}: {regrets}.{dips}{verdict_text}")
 
 
 def _dips_text(table, params, earlier, climb=1.1):
@@ -655,21 +684,24 @@ def _dips_text(table, params, earlier, climb=1.1):
         return ""
     relearned = experiment.N_INIT + experiment.RELEARN_EVERY  # T = 35: the queries before the first relearning
     counts = []
-    for name in ("earlier", "authors'"):
+    for name in (experiment.settings_name(earlier), params["settings"]):
         climbing = dips[dips[f"climb after it, {name}"] > climb]
         at_relearning = (climbing[f"minimum at T, {name}"] == relearned).sum()
-        counts.append(f"{len(climbing)} under the {name} settings ({at_relearning} of them lowest at T = {relearned}, "
+        counts.append(f"{len(climbing)} under \"{name}\" ({at_relearning} of them lowest at T = {relearned}, "
                       f"the last query before the first relearning)")
     return (f" The mean R_T/T dips early (lowest at some T from 11 to 60, then climbing more than {climb:g}x above "
             f"that minimum) in {counts[0]} and {counts[1]}, of {len(dips)} (configuration, BO method) cells.")
 
 
-def findings(table, params, verdicts, earlier=None, earlier_real_world=None):
+def findings(table, params, verdicts, all_runs=None):
     """What the numbers show (:func:`common.claims.findings_markdown`), from the tidy ``table`` of runs, the
     resolved ``params`` and the ``verdicts`` of :func:`judge` on the same runs; each block with the scale it ran at.
-    ``earlier`` and ``earlier_real_world``: the synthetic and real-world blocks' runs under the earlier settings,
-    compared with ``table``'s where given (:func:`~common.experiments.add_gp_ucb.split_settings`)."""
+    ``all_runs``: every run of the grid, under every settings, where given: ``table``'s compared with each
+    superseded settings' (:func:`~common.experiments.add_gp_ucb.split_settings`)."""
+    settings_bullets = [] if all_runs is None else [
+        _settings_bullet(table, params, verdicts, experiment.split_settings(all_runs, params, against=name)[1],
+                         experiment.split_settings(all_runs, params, "real_world", name)[1])
+        for name in experiment.superseded(params["settings"])]
     return claims.findings_markdown(claims.scales_ran(what_ran(params)), [
-        *_synthetic_bullets(table, params, verdicts), _ablation_bullet(table, params),
-        None if earlier is None else _settings_bullet(table, params, verdicts, earlier, earlier_real_world),
+        *_synthetic_bullets(table, params, verdicts), _ablation_bullet(table, params), *settings_bullets,
         _real_world_bullet(table, params, verdicts)])
