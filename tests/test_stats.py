@@ -457,6 +457,18 @@ def test_curves_compared_at_once_match_each_iteration_compared_alone():
         assert abs(found.effect.high - alone.effect.high) < 0.15 * width
 
 
+def test_the_curves_intervals_do_not_depend_on_how_many_resamples_are_summed_at_once(monkeypatch):
+    rng = np.random.default_rng(5)
+    b = rng.lognormal(0.0, 0.5, (12, 7))
+    a = b * rng.lognormal(-0.1, 0.3, (12, 7))
+    found = {}
+    for at_once in (1, 7 * 3 + 2, 10 ** 9):   # a resample at a time, blocks that split resamples unevenly, all
+        monkeypatch.setattr(stats, "_SUMMED_AT_ONCE", at_once)
+        found[at_once] = [(c.effect.low, c.effect.high)
+                          for c in stats.paired_curves(a, b, higher_is_better=False, scale="ratio")]
+    assert found[1] == found[23] == found[10 ** 9]   # bit for bit
+
+
 def test_curves_refine_the_iterations_that_end_near_a_boundary():
     rng = np.random.default_rng(4)
     b = rng.normal(0.0, 1.0, (20, 40))
