@@ -1,6 +1,8 @@
 # One BLAS thread and one set of BLAS kernels before anything loads numpy (see common/_threads.py).
 from common import _threads  # noqa: F401
 
+import pytest
+
 
 # pytest-xdist's ``--dist loadscope`` (pyproject.toml) sends a whole module to one worker, so that a module's
 # fixtures are set up once. These modules share no fixture between their tests and hold several long ones (every
@@ -10,6 +12,7 @@ SCOPE_PER_TEST = ("tests/test_notebook_smoke.py::", "tests/test_notebooks.py::",
                   "tests/test_arena.py::")
 
 
+@pytest.hookimpl(optionalhook=True)   # a hook of pytest-xdist: without it (-p no:xdist), unused
 def pytest_xdist_make_scheduler(config, log):
     if config.getoption("dist") != "loadscope":
         return None   # xdist's own scheduler for any other --dist

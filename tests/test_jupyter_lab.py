@@ -1,10 +1,11 @@
 """Opening the notebooks in Jupyter Lab leaves them as committed, autosave included (issue 45).
 
-Every notebook is opened, each in a tab of headless chromium, in a Jupyter Lab serving a copy of ``notebooks/``; the
-kernels start and Jupyter Lab's autosave has passed before the copies are compared with the committed files byte for
-byte. The server's autosave interval is set to :data:`AUTOSAVE_SECONDS` instead of the default 120 s, in a settings
-folder of its own, so that the test waits seconds rather than minutes. A notebook Lab would rewrite (another kernel display name, a
-number written another way, a version in its metadata) is named.
+Every notebook is opened in one Jupyter Lab window of headless chromium (Lab's own ``docmanager:open`` command, as a
+click in its file browser runs it), in a Jupyter Lab serving a copy of ``notebooks/``. Once every notebook's kernel
+is idle and no document is unsaved, the test waits :data:`AUTOSAVES` more autosave intervals and compares the copies
+with the committed files byte for byte. The server's autosave interval is set to :data:`AUTOSAVE_SECONDS` instead of
+the default 120 s, in a settings folder of its own, so that the test waits seconds rather than minutes. A notebook Lab
+would rewrite (another kernel display name, a number written another way, a version in its metadata) is named.
 """
 import filecmp
 import json
@@ -23,8 +24,10 @@ from common import paths
 
 #: Jupyter Lab's autosave interval in the test's server (a user setting of its document manager; default 120 s).
 AUTOSAVE_SECONDS = 5
-#: Long enough for every tab to load its notebook and start its kernel, and for several autosaves after that.
-OPEN_SECONDS = 40
+#: Autosave intervals waited after every kernel is idle and every document saved, for a late rewrite to land.
+AUTOSAVES = 2
+#: The longest the notebooks may take to open and start their kernels.
+OPEN_TIMEOUT_SECONDS = 120
 TOKEN = "companion-test"
 
 
@@ -47,6 +50,7 @@ def lab(tmp_path):
     server = subprocess.Popen(
         [sys.executable, "-m", "jupyter", "lab", "--no-browser", f"--port={port}", "--ip=127.0.0.1",
          f"--ServerApp.root_dir={tmp_path}", f"--IdentityProvider.token={TOKEN}",
+         "--LabApp.expose_app_in_browser=True",   # window.jupyterapp: its commands open the notebooks
          *(["--allow-root"] if os.geteuid() == 0 else [])],   # CI's container runs as root
         env={**os.environ, "JUPYTERLAB_SETTINGS_DIR": str(settings)},
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -70,15 +74,40 @@ def lab(tmp_path):
         server.wait(timeout=30)
 
 
+# Per open notebook: whether its document is loaded, its kernel's status and whether it holds unsaved changes.
+_NOTEBOOK_STATES = """
+return Array.from(jupyterapp.shell.widgets("main")).filter(widget => widget.context && widget.sessionContext).map(widget => ({
+    path: widget.context.path, ready: widget.context.isReady, dirty: widget.context.model.dirty,
+    kernel: widget.sessionContext.session?.kernel?.status ?? "none"}));
+"""
+
+
+def _settled(states, expected):
+    return (sorted(state["path"] for state in states) == expected
+            and all(state["ready"] and not state["dirty"] and state["kernel"] == "idle" for state in states))
+
+
 def test_opening_every_notebook_in_jupyter_lab_changes_no_byte(lab):
     url, folder = lab
     names = sorted(path.name for path in paths.notebooks_dir().glob("*.ipynb"))
+    expected = [f"notebooks/{name}" for name in names]
     with headless.chromium() as driver:
-        for number, name in enumerate(names):
-            if number:
-                driver.switch_to.new_window("tab")
-            driver.get(f"{url}/lab/tree/notebooks/{name}?token={TOKEN}")
-        time.sleep(OPEN_SECONDS)
+        driver.get(f"{url}/lab?token={TOKEN}")
+        deadline = time.monotonic() + OPEN_TIMEOUT_SECONDS
+        while not driver.execute_script("return Boolean(window.jupyterapp && jupyterapp.commands"
+                                        " && jupyterapp.commands.hasCommand('docmanager:open'))"):
+            assert time.monotonic() < deadline, "Jupyter Lab's page did not start within the timeout"
+            time.sleep(0.5)
+        for path in expected:
+            driver.execute_script("jupyterapp.commands.execute('docmanager:open', {path: arguments[0]})", path)
+        states = []
+        while not _settled(states, expected):
+            assert time.monotonic() < deadline, f"the notebooks did not open with idle kernels: {states}"
+            time.sleep(0.5)
+            states = driver.execute_script(_NOTEBOOK_STATES)
+        time.sleep(AUTOSAVES * AUTOSAVE_SECONDS)
+        states = driver.execute_script(_NOTEBOOK_STATES)
+        assert _settled(states, expected), f"a notebook changed state after its kernel started: {states}"
     changed = [name for name in names
                if not filecmp.cmp(folder / name, paths.notebooks_dir() / name, shallow=False)]
     assert not changed, f"Jupyter Lab rewrote {changed}: compare with git diff --no-index"
