@@ -643,7 +643,7 @@ def _ablation_bullet(table, params):
             f"holds 1, these seeds cannot rule out an effect of that size.")
 
 
-def _settings_bullet(table, params, verdicts, earlier, earlier_real_world=None):
+def _settings_bullet(table, params, earlier, history):
     at = 50   # queries: within the first 25 BO iterations after the 10 initial points, the phase the settings move
     comparison = experiment.settings_comparison(table, earlier, at=at)
     if comparison.empty:
@@ -655,7 +655,8 @@ def _settings_bullet(table, params, verdicts, earlier, earlier_real_world=None):
     old, new = experiment.settings_name(earlier), params["settings"]
     before, after = f"R_T/T at T={at}, {old}", f"R_T/T at T={at}, {new}"
     regrets = "; ".join(f"{row['configuration']} {row[before]:.3g} -> {row[after]:.3g}" for _, row in gp_ucb.iterrows())
-    judged = settings_verdicts(earlier, params, verdicts, earlier_real_world, authors=table)
+    judged = (None if history is None or f"verdict ({old})" not in history
+              else history[history[f"verdict ({old})"] != ""])   # the claims judged under "old" (settings_history)
     if judged is None:
         verdict_text = ""
     else:
@@ -693,14 +694,16 @@ def _dips_text(table, params, earlier, climb=1.1):
             f"that minimum) in {counts[0]} and {counts[1]}, of {len(dips)} (configuration, BO method) cells.")
 
 
-def findings(table, params, verdicts, all_runs=None):
+def findings(table, params, verdicts, all_runs=None, history=None):
     """What the numbers show (:func:`common.claims.findings_markdown`), from the tidy ``table`` of runs, the
     resolved ``params`` and the ``verdicts`` of :func:`judge` on the same runs; each block with the scale it ran at.
     ``all_runs``: every run of the grid, under every settings, where given: ``table``'s compared with each
-    superseded settings' (:func:`~common.experiments.add_gp_ucb.split_settings`)."""
+    superseded settings' (:func:`~common.experiments.add_gp_ucb.split_settings`). ``history``: the
+    :func:`settings_history` of ``all_runs``, where the caller has it already (else judged here)."""
+    if all_runs is not None and history is None:
+        history = settings_history(all_runs, params, verdicts)
     settings_bullets = [] if all_runs is None else [
-        _settings_bullet(table, params, verdicts, experiment.split_settings(all_runs, params, against=name)[1],
-                         experiment.split_settings(all_runs, params, "real_world", name)[1])
+        _settings_bullet(table, params, experiment.split_settings(all_runs, params, against=name)[1], history)
         for name in experiment.superseded(params["settings"])]
     return claims.findings_markdown(claims.scales_ran(what_ran(params)), [
         *_synthetic_bullets(table, params, verdicts), _ablation_bullet(table, params), *settings_bullets,
