@@ -135,6 +135,10 @@ SCALES = {
 # the committed confirmatory plan (judged apart, in the verdict table's `confirmatory` column).
 PUBLISHED = {"scale": "paper", "confirmatory": "powered"}
 CELL_FIELDS = ("experiment", "problem", "method", "beta", "inputs")
+# The cache spot-check (tests/test_notebooks.py) recomputes the first evaluations of one run per cell; a random
+# forest's evaluation trains forests (about 2 CPU-s a prefix), so on the random forest a cell is a block: the methods'
+# code is recomputed on every method's cell of the cheap blocks.
+SPOT_CHECK_CELL_FIELDS = {"random_forest": ("experiment", "problem"), "scaling_ablation": ("experiment", "problem")}
 # The lengthscale check: whose query sets are refitted (UNIFORM: i.i.d. uniform points, initial design included),
 # bayes_opt's number of random restarts of scikit-learn's fit, and the LML difference (nats) counted as a tie.
 LENGTHSCALE_CHECK_METHODS = ("GP-UCB", "GP-UCB+", "UNIFORM")
