@@ -101,6 +101,8 @@ def save_figure(fig, paper_key, name, *, pdf=True):
     list of pathlib.Path
     """
     problems = figure_problems(fig)
+    for ax in fig.axes:
+        plain_log_labels(ax)
     written = [_target(paper_key, name, "png")]
     fig.savefig(written[0], metadata={"Software": None})
     problems += legends_on_curves(fig)
@@ -114,6 +116,31 @@ def save_figure(fig, paper_key, name, *, pdf=True):
         written.append(_target(paper_key, name, "pdf"))
         fig.savefig(written[1], metadata={"CreationDate": None, "Creator": None, "Producer": None})
     return [_record(path) for path in written]
+
+
+#: Where a log axis lies within these limits, its ticks are labelled in plain numbers (:func:`plain_log_labels`).
+PLAIN_LOG_RANGE = (1e-3, 1e5)
+
+
+def plain_log_labels(ax):
+    """Label the log axes of ``ax`` that lie within :data:`PLAIN_LOG_RANGE` with plain numbers ("20", "0.005")
+    instead of matplotlib's "2×10^1": the powers of ten always, and where an axis spans less than two decades its
+    minor ticks too (every one within a decade, else those at 2 and 5 times a power of ten). An axis reaching
+    beyond keeps matplotlib's powers of ten. :func:`save_figure` applies it to every panel."""
+    from matplotlib.ticker import FuncFormatter, NullFormatter
+
+    for axis, limits in ((ax.xaxis, ax.get_xlim()), (ax.yaxis, ax.get_ylim())):
+        low, high = sorted(limits)
+        if axis.get_scale() != "log" or not PLAIN_LOG_RANGE[0] <= low <= high <= PLAIN_LOG_RANGE[1]:
+            continue
+        decades = np.log10(high / low)
+
+        def minor(value, position, decades=decades):
+            leading = round(value / 10 ** np.floor(np.log10(value)))
+            return f"{value:g}" if decades < 1 or leading in (2, 5) else ""
+
+        axis.set_major_formatter(FuncFormatter(lambda value, position: f"{value:g}"))
+        axis.set_minor_formatter(FuncFormatter(minor) if decades < 2 else NullFormatter())
 
 
 def show_figure(fig, caption):

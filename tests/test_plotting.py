@@ -81,6 +81,29 @@ def test_save_figure_refuses_a_figure_that_breaks_a_rule_and_leaves_no_file(tmp_
     assert not list(tmp_path.rglob("*.png"))
 
 
+def _saved_tick_labels(tmp_path, monkeypatch, low, high):
+    monkeypatch.setenv("BO_FIGURES_ROOT", str(tmp_path))
+    fig, ax = plt.subplots()
+    ax.plot([1, 2], [low, high])
+    ax.set_yscale("log")
+    plotting.save_figure(fig, "toy", "ticks", pdf=False)
+    labels = [tick.get_text() for tick in ax.get_yticklabels(minor=True) + ax.get_yticklabels()
+              if tick.get_text() and low <= tick.get_position()[1] <= high]
+    plt.close(fig)
+    return labels
+
+
+@pytest.mark.parametrize("low, high", [(40, 90), (3, 90), (0.002, 9), (1, 1000)])
+def test_a_saved_log_axis_within_the_plain_range_is_labelled_in_plain_numbers(tmp_path, monkeypatch, low, high):
+    labels = _saved_tick_labels(tmp_path, monkeypatch, low, high)
+    assert len(labels) >= 2 and all(float(label) > 0 for label in labels), labels
+
+
+def test_a_saved_log_axis_beyond_the_plain_range_keeps_its_powers_of_ten(tmp_path, monkeypatch):
+    labels = _saved_tick_labels(tmp_path, monkeypatch, 1e-6, 50)
+    assert labels and all("10^" in label for label in labels), labels
+
+
 def test_show_figure_outside_a_notebook_prints_its_caption_and_closes_the_figure(capsys):
     fig, ax = plt.subplots()
     ax.plot([0, 1], [0, 1])

@@ -1434,21 +1434,6 @@ def plot_median_band(ax, t, curves, label, shaded=True, **line_options):
     return f"median over {len(curves)} run{'s' if len(curves) != 1 else ''}, shaded: the interquartile range"
 
 
-def _plain_log_labels(ax):
-    """Label a log y axis with plain numbers ("20", "0.001"): the powers of ten, and where the axis spans less than
-    two decades also its minor ticks (every one below a decade, else those at 2 and 5 times a power of ten)."""
-    from matplotlib.ticker import FuncFormatter, NullFormatter
-
-    low, high = ax.get_ylim()
-
-    def minor(value, position):
-        leading = round(value / 10 ** np.floor(np.log10(value)))
-        return f"{value:g}" if high / low < 10 or leading in (2, 5) else ""
-
-    ax.yaxis.set_major_formatter(FuncFormatter(lambda value, position: f"{value:g}"))
-    ax.yaxis.set_minor_formatter(FuncFormatter(minor) if high / low < 100 else NullFormatter())
-
-
 #: Panels per row of :func:`plot_regret_grid`, and the height of a row in inches (:func:`regret_grid_size`).
 REGRET_GRID_COLUMNS, REGRET_GRID_ROW_HEIGHT = 4, 3.8
 
@@ -1496,11 +1481,9 @@ def plot_regret_grid(fig, table, problems, methods):
             caption = band if name in SHADED else caption
         if finals_of:
             finals_words = plotting.plot_finals(strip, finals_of, like=ax, log=True, at="final")
-            _plain_log_labels(strip)  # as its panel's axis: "20" and "6", not 2 x 10^1 beside 6 x 10^0
             strip.tick_params(which="both", labelsize=7)
         ax.axvline(N_INIT, color="0.6", linewidth=0.8, linestyle=":")
-        ax.set_yscale("log")
-        _plain_log_labels(ax)
+        ax.set_yscale("log")   # labelled in plain numbers by plotting.save_figure
         ax.set_title(f"{problem}\nlowest: {', '.join(best)}", fontsize=8)
         ax.set_xlabel("evaluations", fontsize=8)
         ax.tick_params(which="both", labelsize=7)
