@@ -410,7 +410,7 @@ def judge(table, params):
                                confirmatory.plan_in_force(experiment.PAPER, confirmatory.plan_of(params)))
 
 
-def settings_verdicts(earlier, params, verdicts, earlier_real_world=None, authors=None):
+def settings_verdicts(earlier, params, verdicts, earlier_real_world=None):
     """Every claim of the synthetic block, and of the real-world block where its earlier runs are given, judged
     on its runs under superseded settings, beside its published verdict under the grid's settings (only then are
     a superseded settings' runs run beside it). Every effect differs, the runs being others; the verdicts say which
@@ -424,14 +424,11 @@ def settings_verdicts(earlier, params, verdicts, earlier_real_world=None, author
     params : dict
         Resolved parameters (``n_runs``, ``real_world_runs``, ``earlier_settings_runs``, ``settings``).
     verdicts : pandas.DataFrame
-        The published verdicts (:func:`judge`), judged under the grid's settings.
+        The claims judged under the grid's settings (:func:`judge`; :func:`settings_history` passes them judged on
+        the paper's seeds, the seeds the superseded settings ran).
     earlier_real_world : pandas.DataFrame or None
         The real-world block's runs under the same superseded settings (``split_settings(..., block="real_world")``);
         its claims are judged only where they hold every seed the published verdicts were judged on.
-    authors : pandas.DataFrame or None
-        The runs under the grid's settings on the paper's seeds: where given, the claims are judged again on them,
-        so that a claim whose published verdict comes from fresh confirmatory seeds is compared on the same seeds
-        as the earlier runs (else the published verdicts are used).
 
     Returns
     -------
@@ -452,8 +449,6 @@ def settings_verdicts(earlier, params, verdicts, earlier_real_world=None, author
     specs = [spec for spec in claim_specs() if spec.block in blocks]
     before = claims.judge(specs, paper, params, ran=what_ran(params)).set_index("id")[["verdict", "effect"]]
     before = before.fillna("")
-    if authors is not None:
-        verdicts = claims.judge(specs, confirmatory.split(authors)[0], params, ran=what_ran(params))
     after = verdicts.set_index("id").loc[before.index, ["verdict", "effect"]].fillna("")
     return pd.DataFrame({"id": before.index, f"verdict ({old})": before["verdict"].to_numpy(),
                          f"verdict ({new})": after["verdict"].to_numpy(),
@@ -467,10 +462,14 @@ def settings_history(all_runs, params, verdicts):
     superseded settings has every seed the published verdicts were judged on. ``all_runs``: every run of the grid,
     under every settings."""
     tables = {}
+    runs = experiment.split_settings(all_runs, params)[0]
+    # The published settings' runs judged once on the paper's seeds, beside every superseded settings' (the verdicts
+    # themselves may lead with fresh confirmatory seeds, which no superseded settings ran).
+    on_paper_seeds = claims.judge(claim_specs(), confirmatory.split(runs)[0], params, ran=what_ran(params))
     for name in experiment.superseded(params["settings"]):
-        runs, before = experiment.split_settings(all_runs, params, against=name)
-        judged = settings_verdicts(before, params, verdicts,
-                                   experiment.split_settings(all_runs, params, "real_world", name)[1], authors=runs)
+        before = experiment.split_settings(all_runs, params, against=name)[1]
+        judged = settings_verdicts(before, params, on_paper_seeds,
+                                   experiment.split_settings(all_runs, params, "real_world", name)[1])
         if judged is not None:
             tables[name] = judged.set_index("id")
     if not tables:
