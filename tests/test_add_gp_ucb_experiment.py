@@ -37,7 +37,8 @@ def test_a_run_cut_short_is_a_prefix_of_the_full_run():
 def test_the_paper_grid_has_every_configuration_and_one_direct_run_each():
     grid = [c for c in experiment.make_grid(experiment.SCALES["paper"]) if c["experiment"] == "synthetic"]
     assert {c["problem"] for c in grid} == {experiment.configuration_name(*c) for c in experiment.CONFIGURATIONS}
-    assert sum(c["method"] == "DiRect" and c.get("settings") == "authors" for c in grid) == 9
+    assert sum(c["method"] == "DiRect" and c.get("settings") == experiment.SCALES["paper"]["settings"]
+               for c in grid) == 9
     assert {c["method"] for c in grid if c["problem"] == "(10,3,3)"} == {
         "RAND", "DiRect", "GP-UCB", "Add-*", "Add-1/10", "Add-2/5", "Add-3/4", "Add-5/2"}
 
@@ -77,7 +78,7 @@ def test_the_sdss_search_box_is_a_sub_box_holding_the_fiducial_point_off_centre(
 
 def test_the_paper_grid_runs_every_figure_5_method_ten_times():
     grid = [c for c in experiment.make_grid({**experiment.SCALES["paper"], "scale": "paper"})
-            if c["experiment"] == "real_world" and c.get("settings") == "authors"]
+            if c["experiment"] == "real_world" and c.get("settings") == experiment.SCALES["paper"]["settings"]]
     for problem in experiment.REAL_WORLD:
         methods = experiment.real_world_methods(problem, experiment.SCALES["paper"])
         assert {c["method"] for c in grid if c["problem"] == problem} == set(methods)
@@ -206,7 +207,7 @@ def test_early_dips_find_the_minimum_of_a_dipping_curve_and_no_climb_on_a_fallin
 
 
 def test_the_grid_names_its_settings_and_runs_the_earlier_ones_beside_on_the_same_seeds():
-    params = {**experiment.SCALES["paper"], "scale": "paper"}
+    params = {**experiment.SCALES["paper"], "scale": "paper", "settings": "authors"}
     grid = experiment.make_grid(params)
     synthetic = [c for c in grid if c["experiment"] == "synthetic"]
     ours = [c for c in synthetic if c.get("settings") == "authors"]
@@ -245,7 +246,7 @@ def test_under_the_authors_code_settings_the_grid_runs_both_superseded_settings_
 def test_an_authors_details_run_is_the_authors_code_run_of_the_same_seed():
     """The authors_details block sets the same choices as the "authors-code" settings and draws the same random
     streams, so under the "authors" settings it stands for the "authors-code" runs of its seeds."""
-    details = next(config for config in experiment.make_grid(experiment.SCALES["smoke"])
+    details = next(config for config in experiment.make_grid({**experiment.SCALES["smoke"], "settings": "authors"})
                    if config["experiment"] == "authors_details" and config["method"] == "Add-*")
     twin = {**{key: value for key, value in details.items() if key not in experiment.AUTHORS_DETAILS},
             "experiment": "synthetic", "settings": "authors-code"}
@@ -298,7 +299,7 @@ def test_early_climb_is_the_largest_ratio_to_rand_inside_the_window():
 
 
 def test_the_authors_details_block_runs_the_synthetic_seeds_with_the_two_details_and_nothing_else():
-    params = {**experiment.SCALES["paper"]}
+    params = {**experiment.SCALES["paper"], "settings": "authors"}
     grid = experiment.make_grid(params)
     details = [config for config in grid if config["experiment"] == "authors_details"]
     synthetic = {(config["method"], config["seed"]): config for config in grid if config["experiment"] == "synthetic"
@@ -312,7 +313,7 @@ def test_the_authors_details_block_runs_the_synthetic_seeds_with_the_two_details
 
 
 def test_the_authors_details_block_needs_the_seeds_the_synthetic_block_ran():
-    params = {**experiment.SCALES["paper"], "n_runs": 5, "ablation_runs": 0}
+    params = {**experiment.SCALES["paper"], "n_runs": 5, "ablation_runs": 0, "settings": "authors"}
     with pytest.raises(ValueError, match="authors_details_runs"):
         experiment.make_grid(params)
 
