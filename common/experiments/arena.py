@@ -11,8 +11,8 @@ experiment modules' own ``make_method``), with no per-problem tuning, declared b
 * ``UCB-PP``: GP-UCB with pseudo-points at tau0 = 0.0001, the paper's best ("UCB-PP0001 is always better than UCB",
   §5), on [-1, 1]^d with ``bo_pp``'s GP and DIRECT (:func:`common.experiments.bo_pp.make_method`);
 * ``Add-GP-UCB``: the practical Add-d/M (Algorithm 2: decomposition learned by the marginal likelihood every 25
-  iterations) with the authors' figure-script settings (:func:`common.experiments.add_gp_ucb.make_method`); d by
-  :func:`add_group_dim`;
+  iterations) under add_gp_ucb's "authors" settings (:func:`common.experiments.add_gp_ucb.make_method`), which its
+  published "authors-code" settings refine by two details of the authors' code; d by :func:`add_group_dim`;
 * ``GP-UCB+`` and ``EXPLOIT+``: a uniform point added to every iteration of GP-UCB (beta^{1/2} = 2) and of the
   posterior-mean maximizer, with the paper's surrogate on raw inputs
   (:func:`common.experiments.random_exploration.make_method`);
@@ -1705,9 +1705,11 @@ def methods_table(problems=FIRST_SUITE):
                             f"tau = 2 tau0 / (d l_t), SE-ARD GP on raw y, noise 1e-4, beta_t of Srinivas et al. "
                             f"(delta = 0.1), DIRECT with {UCB_PP_DIRECT_PER_DIM} d evaluations"),
         "Add-GP-UCB": ("add_gp_ucb", "the practical Add-d/M (decomposition and (h, sigma) relearned every 25 "
-                                     "iterations, 5 D random decompositions scored), the authors' settings (zero "
-                                     "prior mean, sigma in [0.03, 30] std(y_init), DIRECT to 0.9 min(5000, 100 D) "
-                                     "evaluations); d = min(D, max(3, ceil(D/4))): "
+                                     "iterations, 5 D random decompositions scored), add_gp_ucb's "
+                                     "\"authors\" settings (zero prior mean, sigma in [0.03, 30] std(y_init), "
+                                     "DIRECT to 0.9 min(5000, 100 D) evaluations; its published \"authors-code\" "
+                                     "settings add two details of the authors' code, add_gp_ucb §4); "
+                                     "d = min(D, max(3, ceil(D/4))): "
                        + ", ".join(f"D = {dim}: {add_label(dim)}" for dim in dims)),
         "GP-UCB+": ("random_exploration", f"GP-UCB with beta^1/2 = {BETA_ROOT_TWO:g} and one uniform point per "
                                           f"iteration; isotropic Matérn-5/2, lengthscale by ML, nugget 1e-6, raw inputs; "
