@@ -73,6 +73,14 @@ _BOOTSTRAP = {"seed": BOOTSTRAP_SEED, "refine": True}
 #: 3-4 % of the half-width between bootstrap seeds, at N_REFINED by about a tenth of that.
 REFINE_NEAR = 0.15
 N_REFINED = 200_000
+#: An end still within this many of its Monte-Carlo standard errors (:attr:`Effect.errors`) of a decision boundary
+#: at :data:`N_REFINED` resamples is recomputed once more on :data:`N_PRECISE` (:func:`refined`); one still that
+#: close there is judged on the interval widened by as many errors (:func:`judge_cell`), so that it clears no
+#: boundary that another bootstrap seed would not let it clear.
+BOUNDARY_ERRORS = 3
+N_PRECISE = 20_000_000
+#: Batches of resamples whose interval ends give an end's Monte-Carlo standard error (the batch-means method).
+_ERROR_BATCHES = 20
 #: Resampled means (resamples x columns) that :func:`paired_curves` sums at once: three such arrays fit in a
 #: CPU's level-2 cache.
 _SUMMED_AT_ONCE = 32_768
@@ -355,8 +363,7 @@ def _shared_draw_intervals(comparisons, a, b, scale, n_resamples):
             means_a, means_b = sums_a / n_seeds, sums_b / n_seeds
             resampled[:, start + low:start + high] = (
                 _ratio_of_means(means_a, means_b) if scale == "ratio" else means_a - means_b).T
-    return [replace(comparison, effect=Effect(scale, comparison.effect.estimate,
-                                              *_order_statistic_interval(resampled[i], n_seeds), n_resamples))
+    return [replace(comparison, effect=_interval_effect(scale, comparison.effect.estimate, resampled[i], n_seeds))
             for i, comparison in enumerate(comparisons)]
 
 
@@ -510,6 +517,9 @@ class Effect:
         a ratio's interval may reach 0 or infinity when b's mean can be 0.
     resamples : int
         The bootstrap resamples the interval rests on.
+    errors : tuple of float
+        Monte-Carlo standard errors of ``low`` and ``high`` (of their logs on the ratio scale), estimated from
+        :data:`_ERROR_BATCHES` batches of the resamples; NaN where the batches are too small to tell.
     """
 
     scale: str
@@ -517,6 +527,7 @@ class Effect:
     low: float
     high: float
     resamples: int = field(default=0, compare=False)
+    errors: tuple = field(default=(math.nan, math.nan), compare=False)
 
     def __str__(self):
         if self.scale == "ratio":
@@ -561,6 +572,26 @@ def _order_statistic_interval(estimates, n_seeds):
     return float(ordered[low_index]), float(ordered[high_index])
 
 
+def _interval_effect(scale, estimate, estimates, n_seeds):
+    """The :class:`Effect` whose interval is the expanded percentile interval of the resampled ``estimates``, with
+    the Monte-Carlo standard error of each end by batch means: the SD of the ends of :data:`_ERROR_BATCHES`
+    equal batches of the resamples over the square root of their number (NaN where a batch holds under 10
+    resamples beyond an end, or an end is not finite)."""
+    low, high = _order_statistic_interval(estimates, n_seeds)
+    errors = (math.nan, math.nan)
+    batch = estimates.size // _ERROR_BATCHES
+    if batch * expanded_tail(n_seeds) >= 10:
+        ends = np.array([_order_statistic_interval(estimates[i * batch:(i + 1) * batch], n_seeds)
+                         for i in range(_ERROR_BATCHES)])
+        if scale == "ratio":
+            with np.errstate(divide="ignore", invalid="ignore"):
+                ends = np.log(ends)
+        with np.errstate(invalid="ignore"):
+            spread = ends.std(axis=0, ddof=1) / math.sqrt(_ERROR_BATCHES)
+        errors = tuple(float(value) if np.isfinite(value) else math.nan for value in spread)
+    return Effect(scale, estimate, low, high, estimates.size, errors)
+
+
 def estimate_effect(a, b, scale, *, n_resamples=N_RESAMPLES):
     """The effect of a against b seed by seed, with a paired percentile bootstrap interval.
 
@@ -596,7 +627,7 @@ def estimate_effect(a, b, scale, *, n_resamples=N_RESAMPLES):
     for start in range(0, n_resamples, chunk):
         picks = rng.integers(0, a.size, size=(min(chunk, n_resamples - start), a.size))
         estimates.append(of(a[picks], b[picks]))
-    return Effect(scale, estimate, *_order_statistic_interval(np.concatenate(estimates), a.size), n_resamples)
+    return _interval_effect(scale, estimate, np.concatenate(estimates), a.size)
 
 
 def estimate_unpaired_effect(a, b, scale, *, n_resamples=N_RESAMPLES):
@@ -863,6 +894,19 @@ def judge_cell(comparison, claim, margin, paper_effect=None):
                                                            f"{comparison.ties} of {comparison.n} seeds tie")
     comparison = refined(comparison, claim, margin, paper_effect)
     estimate, low, high = advantage_interval(comparison)
+    judgement = _judge_interval(comparison, claim, margin, paper_effect, estimate, low, high)
+    wide_low, wide_high = _widened_within_errors(comparison, decision_boundaries(claim, margin, paper_effect))
+    if (wide_low, wide_high) != (low, high):
+        widened = _judge_interval(comparison, claim, margin, paper_effect, estimate, wide_low, wide_high)
+        if widened.judgement != judgement.judgement:
+            note = (f"an end of the interval lies within {BOUNDARY_ERRORS} of its Monte-Carlo errors of a decision "
+                    f"boundary at {comparison.effect.resamples:,} resamples: judged on the interval widened by them")
+            return replace(widened, note="; ".join(filter(None, (widened.note, note))))
+    return judgement
+
+
+def _judge_interval(comparison, claim, margin, paper_effect, estimate, low, high):
+    """:func:`judge_cell` on the advantage interval ``[low, high]`` around ``estimate``."""
     delta = margin.advantage
     if claim == "equivalent":
         return _judge_equivalence(comparison.n, estimate, low, high, delta)
@@ -982,18 +1026,24 @@ def refined(comparison, claim, margin, paper_effect=None, boundaries=None):
     :data:`REFINE_NEAR` of the half-width of a decision boundary (:func:`decision_boundaries`), else unchanged.
 
     Near a boundary the verdict would follow the bootstrap's Monte-Carlo error; with a hundred times the resamples
-    that error is a tenth as large, so that no published verdict changes with the bootstrap seed (checked by
-    ``benchmarks/bootstrap_seed_stability.py``). ``boundaries`` (on the advantage scale) replaces the claim's own,
+    that error is a tenth as large. An end that still lies within :data:`BOUNDARY_ERRORS` of its Monte-Carlo
+    standard errors of a boundary (:func:`within_errors`) is recomputed on :data:`N_PRECISE` resamples, a tenth
+    of that error again, so that no published verdict changes with the bootstrap seed (checked by
+    ``benchmarks/bootstrap_seed_stability.py``); :func:`judge_cell` widens an end that is still that close. ``boundaries`` (on the advantage scale) replaces the claim's own,
     for a judgement that uses only some of them (a curve's side of no effect: ``[0.0]``).
     """
     effect = comparison.effect
-    if not _BOOTSTRAP["refine"] or comparison.values is None or effect is None or effect.resamples >= N_REFINED:
+    if not _BOOTSTRAP["refine"] or comparison.values is None or effect is None or effect.resamples >= N_PRECISE:
         return comparison
     if boundaries is None:
         boundaries = decision_boundaries(claim, margin, paper_effect)
-    if not near_boundary(comparison, boundaries):
-        return comparison
-    return replace(comparison, effect=estimate_effect(*comparison.values, effect.scale, n_resamples=N_REFINED))
+    if effect.resamples < N_REFINED and near_boundary(comparison, boundaries):
+        comparison = replace(comparison, effect=estimate_effect(*comparison.values, effect.scale,
+                                                                n_resamples=N_REFINED))
+    if comparison.effect.resamples < N_PRECISE and within_errors(comparison, boundaries):
+        comparison = replace(comparison, effect=estimate_effect(*comparison.values, effect.scale,
+                                                                n_resamples=N_PRECISE))
+    return comparison
 
 
 def near_boundary(comparison, boundaries):
@@ -1006,6 +1056,41 @@ def near_boundary(comparison, boundaries):
     if not np.isfinite(half_width) or half_width == 0:
         return False
     return min(abs(end - boundary) for end in (low, high) for boundary in boundaries) < REFINE_NEAR * half_width
+
+
+def _ends_with_errors(comparison):
+    """The interval's two ends on the advantage scale (:func:`advantage_interval`, unordered), each with its
+    Monte-Carlo standard error (:attr:`Effect.errors`)."""
+    effect = comparison.effect
+    ends = np.array([effect.low, effect.high], dtype=float)
+    if effect.scale == "ratio":
+        with np.errstate(divide="ignore"):
+            ends = np.log(ends)
+    if not comparison.higher_is_better:
+        ends = -ends
+    return list(zip(ends.tolist(), effect.errors))
+
+
+def within_errors(comparison, boundaries):
+    """Whether an end of the comparison's interval lies within :data:`BOUNDARY_ERRORS` of its Monte-Carlo
+    standard errors of one of ``boundaries`` (advantages, :func:`advantage_interval`)."""
+    return any(abs(end - boundary) < BOUNDARY_ERRORS * error
+               for end, error in _ends_with_errors(comparison) if np.isfinite(error) for boundary in boundaries)
+
+
+def _widened_within_errors(comparison, boundaries):
+    """``(low, high)`` of :func:`advantage_interval` with each end that lies within :data:`BOUNDARY_ERRORS`
+    Monte-Carlo errors of a boundary moved outward by that many errors: an end the bootstrap cannot place on one
+    side of a boundary is not taken to clear it."""
+    ends = sorted(_ends_with_errors(comparison), key=lambda pair: pair[0])
+    (low, low_error), (high, high_error) = ends
+    near = [np.isfinite(error) and any(abs(end - boundary) < BOUNDARY_ERRORS * error for boundary in boundaries)
+            for end, error in ends]
+    if near[0]:
+        low -= BOUNDARY_ERRORS * low_error
+    if near[1]:
+        high += BOUNDARY_ERRORS * high_error
+    return low, high
 
 
 @dataclass(frozen=True)

@@ -389,6 +389,38 @@ def test_a_refined_interval_end_moves_far_less_with_the_bootstrap_seed():
     assert spread(stats.N_REFINED) < spread(stats.N_RESAMPLES) / 4
 
 
+def test_an_interval_ends_monte_carlo_error_matches_its_spread_over_bootstrap_seeds():
+    a, b = _lognormal_pair(6)
+    ends, errors = [], []
+    for seed in range(8):
+        with stats.bootstrap_seed(seed):
+            effect = stats.estimate_effect(a, b, "ratio", n_resamples=stats.N_REFINED)
+        ends.append(np.log(effect.high))
+        errors.append(effect.errors[1])
+    assert 0.5 < np.median(errors) / np.std(ends, ddof=1) < 2
+
+
+def test_the_default_resamples_give_no_monte_carlo_error_and_so_never_widen_an_interval():
+    a, b = _lognormal_pair(7)
+    assert all(math.isnan(error) for error in stats.estimate_effect(a, b, "ratio").errors)
+
+
+def test_a_cell_whose_interval_end_sits_on_its_boundary_gets_one_judgement_under_every_bootstrap_seed(monkeypatch):
+    monkeypatch.setattr(stats, "N_REFINED", 100_000)   # fewer resamples than the project's, the same property
+    monkeypatch.setattr(stats, "N_PRECISE", 1_000_000)
+    a, b = _lognormal_pair(8, log_effect=0.0)
+    comparison = stats.paired_comparison(a, b, higher_is_better=False, scale="ratio")
+    precise = stats.estimate_effect(a, b, "ratio", n_resamples=stats.N_PRECISE)
+    # "no worse" with its boundary, minus the margin, exactly at the precise interval's worse end
+    margin = stats.Margin("ratio", precise.high - 1, "a margin on the interval's end")
+    judgements = set()
+    for seed in range(4):
+        with stats.bootstrap_seed(seed):
+            judged = stats.judge_cell(comparison, "no worse", margin)
+        judgements.add(judged.judgement)
+    assert judgements == {"undecided"}
+
+
 def test_the_bootstrap_seed_is_restored_after_the_block():
     a, b = _lognormal_pair(5)
     before = stats.estimate_effect(a, b, "ratio")
