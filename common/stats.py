@@ -74,9 +74,8 @@ _BOOTSTRAP = {"seed": BOOTSTRAP_SEED, "refine": True}
 REFINE_NEAR = 0.15
 N_REFINED = 200_000
 #: An end still within this many of its Monte-Carlo standard errors (:attr:`Effect.errors`) of a decision boundary
-#: at :data:`N_REFINED` resamples is recomputed once more on :data:`N_PRECISE` (:func:`refined`); one still that
-#: close there is judged on the interval widened by as many errors (:func:`judge_cell`), so that it clears no
-#: boundary that another bootstrap seed would not let it clear.
+#: at :data:`N_REFINED` resamples is recomputed once more on :data:`N_PRECISE` (:func:`refined`), whose error is a
+#: tenth as large; a cell whose end is still that close there says so in its note (:func:`judge_cell`).
 BOUNDARY_ERRORS = 3
 N_PRECISE = 20_000_000
 #: Batches of resamples whose interval ends give an end's Monte-Carlo standard error (the batch-means method).
@@ -895,13 +894,10 @@ def judge_cell(comparison, claim, margin, paper_effect=None):
     comparison = refined(comparison, claim, margin, paper_effect)
     estimate, low, high = advantage_interval(comparison)
     judgement = _judge_interval(comparison, claim, margin, paper_effect, estimate, low, high)
-    wide_low, wide_high = _widened_within_errors(comparison, decision_boundaries(claim, margin, paper_effect))
-    if (wide_low, wide_high) != (low, high):
-        widened = _judge_interval(comparison, claim, margin, paper_effect, estimate, wide_low, wide_high)
-        if widened.judgement != judgement.judgement:
-            note = (f"an end of the interval lies within {BOUNDARY_ERRORS} of its Monte-Carlo errors of a decision "
-                    f"boundary at {comparison.effect.resamples:,} resamples: judged on the interval widened by them")
-            return replace(widened, note="; ".join(filter(None, (widened.note, note))))
+    if within_errors(comparison, decision_boundaries(claim, margin, paper_effect)):
+        note = (f"an end lies within {BOUNDARY_ERRORS} Monte-Carlo errors of a decision boundary even at "
+                f"{comparison.effect.resamples:,} resamples: {_ends_text(comparison)}")
+        judgement = replace(judgement, note="; ".join(filter(None, (judgement.note, note))))
     return judgement
 
 
@@ -1029,7 +1025,7 @@ def refined(comparison, claim, margin, paper_effect=None, boundaries=None):
     that error is a tenth as large. An end that still lies within :data:`BOUNDARY_ERRORS` of its Monte-Carlo
     standard errors of a boundary (:func:`within_errors`) is recomputed on :data:`N_PRECISE` resamples, a tenth
     of that error again, so that no published verdict changes with the bootstrap seed (checked by
-    ``benchmarks/bootstrap_seed_stability.py``); :func:`judge_cell` widens an end that is still that close. ``boundaries`` (on the advantage scale) replaces the claim's own,
+    ``benchmarks/bootstrap_seed_stability.py``). ``boundaries`` (on the advantage scale) replaces the claim's own,
     for a judgement that uses only some of them (a curve's side of no effect: ``[0.0]``).
     """
     effect = comparison.effect
@@ -1078,19 +1074,9 @@ def within_errors(comparison, boundaries):
                for end, error in _ends_with_errors(comparison) if np.isfinite(error) for boundary in boundaries)
 
 
-def _widened_within_errors(comparison, boundaries):
-    """``(low, high)`` of :func:`advantage_interval` with each end that lies within :data:`BOUNDARY_ERRORS`
-    Monte-Carlo errors of a boundary moved outward by that many errors: an end the bootstrap cannot place on one
-    side of a boundary is not taken to clear it."""
-    ends = sorted(_ends_with_errors(comparison), key=lambda pair: pair[0])
-    (low, low_error), (high, high_error) = ends
-    near = [np.isfinite(error) and any(abs(end - boundary) < BOUNDARY_ERRORS * error for boundary in boundaries)
-            for end, error in ends]
-    if near[0]:
-        low -= BOUNDARY_ERRORS * low_error
-    if near[1]:
-        high += BOUNDARY_ERRORS * high_error
-    return low, high
+def _ends_text(comparison):
+    """The interval's ends to six significant digits (the verdict's reason prints three)."""
+    return f"[{comparison.effect.low:.6g}, {comparison.effect.high:.6g}]"
 
 
 @dataclass(frozen=True)

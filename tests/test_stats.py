@@ -405,20 +405,30 @@ def test_the_default_resamples_give_no_monte_carlo_error_and_so_never_widen_an_i
     assert all(math.isnan(error) for error in stats.estimate_effect(a, b, "ratio").errors)
 
 
-def test_a_cell_whose_interval_end_sits_on_its_boundary_gets_one_judgement_under_every_bootstrap_seed(monkeypatch):
+def test_an_end_within_its_monte_carlo_errors_of_a_boundary_is_recomputed_on_the_precise_resamples(monkeypatch):
     monkeypatch.setattr(stats, "N_REFINED", 100_000)   # fewer resamples than the project's, the same property
     monkeypatch.setattr(stats, "N_PRECISE", 1_000_000)
     a, b = _lognormal_pair(8, log_effect=0.0)
     comparison = stats.paired_comparison(a, b, higher_is_better=False, scale="ratio")
-    precise = stats.estimate_effect(a, b, "ratio", n_resamples=stats.N_PRECISE)
-    # "no worse" with its boundary, minus the margin, exactly at the precise interval's worse end
-    margin = stats.Margin("ratio", precise.high - 1, "a margin on the interval's end")
-    judgements = set()
-    for seed in range(4):
-        with stats.bootstrap_seed(seed):
-            judged = stats.judge_cell(comparison, "no worse", margin)
-        judgements.add(judged.judgement)
-    assert judgements == {"undecided"}
+    refined_end = stats.estimate_effect(a, b, "ratio", n_resamples=stats.N_REFINED).high
+    on_it = stats.Margin("ratio", refined_end - 1, "a margin on the refined interval's end")
+    precise = stats.refined(comparison, "no worse", on_it)
+    assert precise.effect.resamples == stats.N_PRECISE
+    assert precise.effect.errors[1] < stats.estimate_effect(a, b, "ratio", n_resamples=stats.N_REFINED).errors[1] / 2
+    assert "Monte-Carlo errors" in stats.judge_cell(comparison, "no worse", on_it).note or not stats.within_errors(
+        precise, stats.decision_boundaries("no worse", on_it))
+
+
+def test_an_end_far_from_every_boundary_at_the_refined_resamples_is_not_recomputed_again(monkeypatch):
+    monkeypatch.setattr(stats, "N_REFINED", 100_000)
+    monkeypatch.setattr(stats, "N_PRECISE", 1_000_000)
+    a, b = _lognormal_pair(8, log_effect=0.0)
+    comparison = stats.paired_comparison(a, b, higher_is_better=False, scale="ratio")
+    refined = stats.estimate_effect(a, b, "ratio", n_resamples=stats.N_REFINED)
+    # a boundary 10 % of the half-width from the end: refined (within REFINE_NEAR), yet many errors away
+    half_width = (math.log(refined.high) - math.log(refined.low)) / 2
+    near = stats.Margin("ratio", math.expm1(math.log(refined.high) + 0.1 * half_width), "near, not on, the end")
+    assert stats.refined(comparison, "no worse", near).effect.resamples == stats.N_REFINED
 
 
 def test_the_bootstrap_seed_is_restored_after_the_block():
