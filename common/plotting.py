@@ -125,9 +125,11 @@ PLAIN_LOG_RANGE = (1e-3, 1e5)
 def plain_log_labels(ax):
     """Label the log axes of ``ax`` that lie within :data:`PLAIN_LOG_RANGE` with plain numbers ("20", "0.005")
     instead of matplotlib's "2×10^1": the powers of ten always, and where an axis spans less than two decades its
-    minor ticks too (every one within a decade, else those at 2 and 5 times a power of ten). An axis reaching
-    beyond keeps matplotlib's powers of ten. :func:`save_figure` applies it to every panel."""
-    from matplotlib.ticker import FuncFormatter, NullFormatter
+    minor ticks too (every one within a decade, else those at 2 and 5 times a power of ten). Within a decade the
+    minor ticks include 1.5 times a power of ten, so that no stretch of the axis wider than a factor 1.5 goes
+    unlabelled (75 to 165 reads 80, 90, 100, 150). An axis reaching beyond keeps matplotlib's powers of ten.
+    :func:`save_figure` applies it to every panel."""
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
     for axis, limits in ((ax.xaxis, ax.get_xlim()), (ax.yaxis, ax.get_ylim())):
         low, high = sorted(limits)
@@ -139,6 +141,8 @@ def plain_log_labels(ax):
             leading = round(value / 10 ** np.floor(np.log10(value)))
             return f"{value:g}" if decades < 1 or leading in (2, 5) else ""
 
+        if decades < 1:
+            axis.set_minor_locator(LogLocator(base=10, subs=(1.5, 2, 3, 4, 5, 6, 7, 8, 9)))
         axis.set_major_formatter(FuncFormatter(lambda value, position: f"{value:g}"))
         axis.set_minor_formatter(FuncFormatter(minor) if decades < 2 else NullFormatter())
 

@@ -99,6 +99,14 @@ def test_a_saved_log_axis_within_the_plain_range_is_labelled_in_plain_numbers(tm
     assert len(labels) >= 2 and all(float(label) > 0 for label in labels), labels
 
 
+@pytest.mark.parametrize("low, high", [(75, 165), (12, 30), (110, 600), (40, 90)])
+def test_a_saved_log_axis_within_a_decade_leaves_no_stretch_wider_than_a_factor_1_5_unlabelled(tmp_path, monkeypatch,
+                                                                                               low, high):
+    values = sorted(float(label) for label in _saved_tick_labels(tmp_path, monkeypatch, low, high))
+    stops = [low, *values, high]
+    assert max(b / a for a, b in zip(stops, stops[1:])) <= 1.5 + 1e-9, values
+
+
 def test_a_saved_log_axis_beyond_the_plain_range_keeps_its_powers_of_ten(tmp_path, monkeypatch):
     labels = _saved_tick_labels(tmp_path, monkeypatch, 1e-6, 50)
     assert labels and all("10^" in label for label in labels), labels
