@@ -126,8 +126,8 @@ def plain_log_labels(ax):
     """Label the log axes of ``ax`` that lie within :data:`PLAIN_LOG_RANGE` with plain numbers ("20", "0.005")
     instead of matplotlib's "2×10^1": the powers of ten always, and where an axis spans less than two decades its
     minor ticks too (every one within a decade, else those at 2 and 5 times a power of ten). Within a decade the
-    minor ticks include 1.5 times a power of ten, so that no stretch of the axis wider than a factor 1.5 goes
-    unlabelled (75 to 165 reads 80, 90, 100, 150). An axis reaching beyond keeps matplotlib's powers of ten.
+    minor ticks include 1.5 times a power of ten where matplotlib's own would leave a stretch wider than a factor
+    1.5 unlabelled (75 to 165 reads 80, 90, 100, 150). An axis reaching beyond keeps matplotlib's powers of ten.
     :func:`save_figure` applies it to every panel."""
     from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
@@ -141,10 +141,22 @@ def plain_log_labels(ax):
             leading = round(value / 10 ** np.floor(np.log10(value)))
             return f"{value:g}" if decades < 1 or leading in (2, 5) else ""
 
-        if decades < 1:
+        if decades < 1 and _widest_unlabelled_stretch(axis, low, high) > 1.5:
+            default = axis.get_minor_locator()
             axis.set_minor_locator(LogLocator(base=10, subs=(1.5, 2, 3, 4, 5, 6, 7, 8, 9)))
+            if _widest_unlabelled_stretch(axis, low, high) >= _widest_unlabelled_stretch(axis, low, high, default):
+                axis.set_minor_locator(default)
         axis.set_major_formatter(FuncFormatter(lambda value, position: f"{value:g}"))
         axis.set_minor_formatter(FuncFormatter(minor) if decades < 2 else NullFormatter())
+
+
+def _widest_unlabelled_stretch(axis, low, high, minor_locator=None):
+    """The largest ratio between neighbouring ticks of a log axis within ``[low, high]``, its ends included (every
+    tick of an axis under a decade is labelled), with ``minor_locator`` in place of the axis's own if given."""
+    minor = axis.get_minor_locator() if minor_locator is None else minor_locator
+    ticks = [*axis.get_major_locator().tick_values(low, high), *minor.tick_values(low, high)]
+    stops = sorted({low, high, *(tick for tick in ticks if low < tick < high)})
+    return max(b / a for a, b in zip(stops, stops[1:]))
 
 
 def show_figure(fig, caption):

@@ -107,6 +107,10 @@ def test_a_saved_log_axis_within_a_decade_leaves_no_stretch_wider_than_a_factor_
     assert max(b / a for a, b in zip(stops, stops[1:])) <= 1.5 + 1e-9, values
 
 
+def test_a_saved_narrow_log_axis_keeps_matplotlibs_finer_labels(tmp_path, monkeypatch):
+    assert len(_saved_tick_labels(tmp_path, monkeypatch, 11, 22)) >= 4
+
+
 def test_a_saved_log_axis_beyond_the_plain_range_keeps_its_powers_of_ten(tmp_path, monkeypatch):
     labels = _saved_tick_labels(tmp_path, monkeypatch, 1e-6, 50)
     assert labels and all("10^" in label for label in labels), labels
