@@ -340,11 +340,27 @@ def paired_curves(a, b, *, higher_is_better, scale, boundaries=()):
 
 def _shared_draw_intervals(comparisons, a, b, scale, n_resamples):
     """``comparisons`` (one per column of ``a`` and ``b``) with their effects' intervals from ``n_resamples``
-    resamples of the seeds (rows) drawn once for all columns, in chunks that keep memory small."""
-    n_seeds, n_columns = a.shape
-    rng = np.random.default_rng(_BOOTSTRAP["seed"])
+    resamples of the seeds (rows) drawn once for all columns (:func:`_shared_draw_ends`)."""
+    a, b = np.ascontiguousarray(a, dtype=float), np.ascontiguousarray(b, dtype=float)
+    ends = _shared_draw_ends(a.tobytes(), b.tobytes(), a.shape, scale, int(n_resamples), _BOOTSTRAP["seed"],
+                             _SUMMED_AT_ONCE)
+    return [replace(comparison, effect=Effect(scale, comparison.effect.estimate, low, high, n_resamples, errors))
+            for comparison, (low, high, errors) in zip(comparisons, ends)]
+
+
+@functools.lru_cache(maxsize=256)
+def _shared_draw_ends(a_bytes, b_bytes, shape, scale, n_resamples, seed, summed_at_once):
+    """Each column's interval ends and their Monte-Carlo errors (:func:`_interval_ends`) from ``n_resamples``
+    resamples of the rows of a and b (float64 bytes of arrays of ``shape``, seeds x columns) drawn once from
+    ``seed``, in chunks that keep memory small, ``summed_at_once`` resampled means at a time. Cached by its exact
+    inputs: a paper's claims judge the same curves again (under the rules before, under each earlier settings),
+    and the cached ends are the ones computed for them."""
+    a = np.frombuffer(a_bytes, dtype=float).reshape(shape)
+    b = np.frombuffer(b_bytes, dtype=float).reshape(shape)
+    n_seeds, n_columns = shape
+    rng = np.random.default_rng(seed)
     chunk = max(1, 4_000_000 // max(n_seeds, n_columns))
-    block = max(1, _SUMMED_AT_ONCE // n_columns)
+    block = max(1, summed_at_once // n_columns)
     resampled = np.empty((n_columns, n_resamples))   # a row per column: each interval reads contiguous memory
     for start in range(0, n_resamples, chunk):
         rows = min(chunk, n_resamples - start)
@@ -356,14 +372,13 @@ def _shared_draw_intervals(comparisons, a, b, scale, n_resamples):
         for low in range(0, rows, block):
             high = min(rows, low + block)
             sums_a, sums_b, product = (np.zeros((high - low, n_columns)) for _ in range(3))
-            for seed in range(n_seeds):
-                sums_a += np.multiply(counts[low:high, seed:seed + 1], a[seed], out=product)
-                sums_b += np.multiply(counts[low:high, seed:seed + 1], b[seed], out=product)
+            for seed_row in range(n_seeds):
+                sums_a += np.multiply(counts[low:high, seed_row:seed_row + 1], a[seed_row], out=product)
+                sums_b += np.multiply(counts[low:high, seed_row:seed_row + 1], b[seed_row], out=product)
             means_a, means_b = sums_a / n_seeds, sums_b / n_seeds
             resampled[:, start + low:start + high] = (
                 _ratio_of_means(means_a, means_b) if scale == "ratio" else means_a - means_b).T
-    return [replace(comparison, effect=_interval_effect(scale, comparison.effect.estimate, resampled[i], n_seeds))
-            for i, comparison in enumerate(comparisons)]
+    return tuple(_interval_ends(scale, resampled, n_seeds))
 
 
 @contextlib.contextmanager
@@ -548,6 +563,7 @@ def _ratio_of_means(numerator, denominator):
     return np.where((numerator == 0) & (denominator == 0), 1.0, ratio)
 
 
+@functools.lru_cache(maxsize=None)
 def expanded_tail(n_seeds):
     """The tail probability of the expanded percentile interval for ``n_seeds`` pairs.
 
@@ -556,7 +572,8 @@ def expanded_tail(n_seeds):
     (Hesterberg 2015, "What teachers should know about the bootstrap", §4.2)
     widens it to the t interval's width: the tail
     ``Phi(sqrt(n / (n - 1)) * t_{n-1}((1 - CONFIDENCE) / 2))``; 0.0086 per side at
-    10 seeds, 0.019 at 40, tending to (1 - CONFIDENCE) / 2 = 0.025.
+    10 seeds, 0.019 at 40, tending to (1 - CONFIDENCE) / 2 = 0.025. Cached: every
+    interval asks for it, and scipy's t quantile costs a quarter of a millisecond.
     """
     tail = (1 - CONFIDENCE) / 2
     return float(stats.norm.cdf(math.sqrt(n_seeds / (n_seeds - 1)) * stats.t.ppf(tail, n_seeds - 1)))
@@ -564,30 +581,54 @@ def expanded_tail(n_seeds):
 
 def _order_statistic_interval(estimates, n_seeds):
     """Expanded percentile interval by order statistics, which stay defined when some estimates are infinite."""
+    low, high = _order_statistic_ends(estimates, n_seeds)
+    return float(low), float(high)
+
+
+def _order_statistic_ends(estimates, n_seeds):
+    """The expanded percentile interval's two order statistics of each row of ``estimates`` (the last axis holds
+    the resamples): arrays ``(low, high)`` of the leading axes' shape."""
     tail = expanded_tail(n_seeds)
-    low_index = int(math.floor(tail * (estimates.size - 1)))
-    high_index = int(math.ceil((1 - tail) * (estimates.size - 1)))
-    ordered = np.partition(estimates, [low_index, high_index])   # the two order statistics, without a full sort
-    return float(ordered[low_index]), float(ordered[high_index])
+    size = estimates.shape[-1]
+    low_index = int(math.floor(tail * (size - 1)))
+    high_index = int(math.ceil((1 - tail) * (size - 1)))
+    # The two order statistics without a full sort; the k-th smallest value is the same whatever the row's order.
+    ordered = np.partition(estimates, [low_index, high_index], axis=-1)
+    return ordered[..., low_index], ordered[..., high_index]
+
+
+def _interval_ends(scale, resampled, n_seeds):
+    """Per row of ``resampled`` (rows x resamples): the expanded percentile interval's ends ``(low, high)`` of the
+    row's resamples and the Monte-Carlo standard error of each end by batch means, the SD of the ends of
+    :data:`_ERROR_BATCHES` equal batches of the resamples over the square root of their number (NaN where a batch
+    holds under 10 resamples beyond an end, or an end is not finite; of the ends' logs on the ratio scale). Every
+    row's order statistics come from one partition: the same values as row by row."""
+    n_rows, n_resamples = resampled.shape
+    lows, highs = _order_statistic_ends(resampled, n_seeds)
+    batch = n_resamples // _ERROR_BATCHES
+    batch_lows = batch_highs = None
+    if batch * expanded_tail(n_seeds) >= 10:
+        batches = resampled[:, :batch * _ERROR_BATCHES].reshape(n_rows, _ERROR_BATCHES, batch)
+        batch_lows, batch_highs = _order_statistic_ends(batches, n_seeds)
+    found = []
+    for row in range(n_rows):
+        errors = (math.nan, math.nan)
+        if batch_lows is not None:
+            ends = np.column_stack([batch_lows[row], batch_highs[row]])   # batches x (low, high), C order
+            if scale == "ratio":
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    ends = np.log(ends)
+            with np.errstate(invalid="ignore"):
+                spread = ends.std(axis=0, ddof=1) / math.sqrt(_ERROR_BATCHES)
+            errors = tuple(float(value) if np.isfinite(value) else math.nan for value in spread)
+        found.append((float(lows[row]), float(highs[row]), errors))
+    return found
 
 
 def _interval_effect(scale, estimate, estimates, n_seeds):
-    """The :class:`Effect` whose interval is the expanded percentile interval of the resampled ``estimates``, with
-    the Monte-Carlo standard error of each end by batch means: the SD of the ends of :data:`_ERROR_BATCHES`
-    equal batches of the resamples over the square root of their number (NaN where a batch holds under 10
-    resamples beyond an end, or an end is not finite)."""
-    low, high = _order_statistic_interval(estimates, n_seeds)
-    errors = (math.nan, math.nan)
-    batch = estimates.size // _ERROR_BATCHES
-    if batch * expanded_tail(n_seeds) >= 10:
-        ends = np.array([_order_statistic_interval(estimates[i * batch:(i + 1) * batch], n_seeds)
-                         for i in range(_ERROR_BATCHES)])
-        if scale == "ratio":
-            with np.errstate(divide="ignore", invalid="ignore"):
-                ends = np.log(ends)
-        with np.errstate(invalid="ignore"):
-            spread = ends.std(axis=0, ddof=1) / math.sqrt(_ERROR_BATCHES)
-        errors = tuple(float(value) if np.isfinite(value) else math.nan for value in spread)
+    """The :class:`Effect` of ``estimate`` whose interval comes from the resampled ``estimates``
+    (:func:`_interval_ends`)."""
+    (low, high, errors), = _interval_ends(scale, estimates[None, :], n_seeds)
     return Effect(scale, estimate, low, high, estimates.size, errors)
 
 
@@ -618,15 +659,33 @@ def estimate_effect(a, b, scale, *, n_resamples=N_RESAMPLES):
         return Effect(scale, estimate, math.nan, math.nan)
     if a.size < 2:   # one seed says nothing about the spread
         return Effect(scale, estimate, 0.0 if scale == "ratio" else -math.inf, math.inf, n_resamples)
-    rng = np.random.default_rng(_BOOTSTRAP["seed"])
+    if n_resamples < N_REFINED:
+        return _resampled_effect(a, b, scale, estimate, int(n_resamples), _BOOTSTRAP["seed"])
+    return _refined_effect(a.tobytes(), b.tobytes(), scale, estimate, int(n_resamples), _BOOTSTRAP["seed"])
+
+
+def _resampled_effect(a, b, scale, estimate, n_resamples, seed):
+    """:func:`estimate_effect`'s bootstrap: ``n_resamples`` resamples of the pairs drawn from ``seed``."""
+    effect_of_means = _effect_of_means(scale)
+    rng = np.random.default_rng(seed)
     # In chunks of about two million drawn indices, so that many resamples of many seeds fit in memory; the first
     # chunk is the whole draw at the default resamples.
     chunk = max(N_RESAMPLES, 2_000_000 // a.size)
     estimates = []
     for start in range(0, n_resamples, chunk):
         picks = rng.integers(0, a.size, size=(min(chunk, n_resamples - start), a.size))
-        estimates.append(of(a[picks], b[picks]))
+        estimates.append(effect_of_means(a[picks].mean(axis=-1), b[picks].mean(axis=-1)))
     return _interval_effect(scale, estimate, np.concatenate(estimates), a.size)
+
+
+@functools.lru_cache(maxsize=1024)
+def _refined_effect(a_bytes, b_bytes, scale, estimate, n_resamples, seed):
+    """:func:`_resampled_effect` of the float64 bytes of a and b, cached by its exact inputs: a refined interval
+    costs up to seconds (:data:`N_PRECISE` resamples), and a paper's claims recompute the same few of them (the
+    verdicts judged again under the rules before, under each earlier settings); the cached one is the one computed
+    for those inputs."""
+    a, b = np.frombuffer(a_bytes, dtype=float), np.frombuffer(b_bytes, dtype=float)
+    return _resampled_effect(a, b, scale, estimate, n_resamples, seed)
 
 
 def estimate_unpaired_effect(a, b, scale, *, n_resamples=N_RESAMPLES):

@@ -348,3 +348,12 @@ def test_the_authors_code_sentence_counts_runs_and_cells_apart():
     sentence = experiment.authors_code_sentence(comparison, designs)
     assert "10 of 10 runs at T = 25, 9 of 10 runs at T = 50" in sentence
     assert "in 1 of 2 (method, T) cells (Add-* at T = 25: 1.55x [1.07, 2.33])" in sentence
+
+
+@pytest.mark.parametrize("replays", [0, 1, 3, 20])
+def test_section_4_replays_each_methods_lowest_seeds_of_the_authors_runs(replays):
+    records = experiment.authors_code_runs()[1]
+    chosen = experiment.replayed_records(records, {"authors_code_replays": replays})
+    for method in experiment.AUTHORS_DETAILS_METHODS:
+        seeds = sorted(record["seed"] for record in records if record["method"] == method)
+        assert sorted(record["seed"] for record in chosen if record["method"] == method) == seeds[:replays]

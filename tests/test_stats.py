@@ -298,7 +298,7 @@ def test_the_vectorized_exact_signed_rank_test_gives_scipys_p_value_to_the_bit()
     rng = np.random.default_rng(0)
     checked = 0
     for n in range(2, 14):
-        for _ in range(15):
+        for _ in range(8):
             # Values on a coarse grid, so that |differences| tie, as flat regret curves make them.
             differences = rng.integers(-4, 5, size=n).astype(float) * rng.choice([0.25, 1.5, 1e-3])
             differences = differences[differences != 0]
@@ -307,7 +307,7 @@ def test_the_vectorized_exact_signed_rank_test_gives_scipys_p_value_to_the_bit()
             expected = float(scipy_stats.wilcoxon(differences).pvalue)
             assert _signed_rank_p_value(differences.tobytes()) == expected, differences
             checked += 1
-    assert checked > 150
+    assert checked > 80
 
 
 def test_a_cell_where_nearly_every_seed_ties_is_not_comparable_and_counts_neither_way():
@@ -541,3 +541,24 @@ def test_an_unpaired_interval_covers_the_ratio_of_means_and_narrows_with_more_ru
 def test_an_unpaired_effect_needs_two_values_a_side():
     with pytest.raises(ValueError, match="at least 2"):
         stats.estimate_unpaired_effect([1.0], [1.0, 2.0], "ratio")
+
+
+def test_every_rows_interval_at_once_is_its_interval_alone_to_the_bit():
+    rng = np.random.default_rng(9)
+    resampled = rng.lognormal(0.0, 0.4, (5, 40_000))
+    resampled[2, :7] = np.inf   # a ratio whose denominator's mean can be 0
+    for scale in ("ratio", "difference"):
+        at_once = stats._interval_ends(scale, resampled, 12)
+        alone = [stats._interval_ends(scale, row[None, :].copy(), 12)[0] for row in resampled]
+        assert repr(at_once) == repr(alone)   # repr: NaN errors compare equal too
+
+
+def test_a_refined_interval_is_the_same_computed_again_and_another_under_another_bootstrap_seed():
+    a, b = _lognormal_pair(5)
+    first = stats.estimate_effect(a, b, "ratio", n_resamples=stats.N_REFINED)
+    stats._refined_effect.cache_clear()
+    again = stats.estimate_effect(a.copy(), b.copy(), "ratio", n_resamples=stats.N_REFINED)
+    with stats.bootstrap_seed(stats.BOOTSTRAP_SEED + 1):
+        other = stats.estimate_effect(a, b, "ratio", n_resamples=stats.N_REFINED)
+    assert (first.low, first.high, first.errors) == (again.low, again.high, again.errors)
+    assert (other.low, other.high) != (first.low, first.high)

@@ -97,7 +97,7 @@ SETTINGS = {"authors": {"prior_mean": "zero", "scale_units": "std", "direct_to_b
 _PAPER = dict(configurations=[configuration_name(*c) for c in CONFIGURATIONS], T_bo=400, n_runs=20,
               budget_scale=1.0, n_dec_factor=5, add_dims=None, real_world=list(REAL_WORLD), real_world_T=400,
               real_world_runs=10, ablation_configuration="(24,6,4)", ablation_runs=10, confirmatory=False,
-              settings="authors-code", earlier_settings_runs=20, authors_details_runs=20)
+              settings="authors-code", earlier_settings_runs=20, authors_details_runs=20, authors_code_replays=20)
 # The ablation of single choices against the synthetic block's runs of the same seeds and settings, each alone:
 # the paper's literal first 25 iterations (h = 1e-5, nothing learned; the text and the authors' code disagree,
 # spec §2.5, §8) and each setting in which the two SETTINGS differ, set to the other's value.
@@ -128,10 +128,11 @@ SCALES = {
     "smoke": {**_PAPER, "configurations": ["(10,3,3)"], "T_bo": 6, "n_runs": 1, "budget_scale": 0.1, "n_dec_factor": 1,
               "add_dims": {"10": [3]}, "real_world": [SDSS], "real_world_T": 4, "real_world_runs": 1,
               "ablation_configuration": "(10,3,3)", "ablation_runs": 1, "earlier_settings_runs": 1,
-              "authors_details_runs": 1},
+              "authors_details_runs": 1, "authors_code_replays": 1},
     "quick": {**_PAPER, "configurations": ["(10,3,3)", "(24,6,4)"], "T_bo": 60, "n_runs": 3, "budget_scale": 0.25,
               "n_dec_factor": 2, "add_dims": {"10": [3], "24": [6]}, "real_world_T": 30, "real_world_runs": 2,
-              "ablation_runs": 3, "earlier_settings_runs": 0, "authors_details_runs": 0},
+              "ablation_runs": 3, "earlier_settings_runs": 0, "authors_details_runs": 0,
+              "authors_code_replays": 2},
     "paper": _PAPER,
 }
 PUBLISHED = {"scale": "paper", "confirmatory": "powered"}
@@ -157,6 +158,7 @@ ALLOWED = {
     "real_world": list(REAL_WORLD), "real_world_T": range(1, 1001), "real_world_runs": range(0, 101),
     "ablation_configuration": list(BY_NAME), "ablation_runs": range(0, 101), "confirmatory": [False, True, "powered"],
     "settings": list(SETTINGS), "earlier_settings_runs": range(0, 101), "authors_details_runs": range(0, 101),
+    "authors_code_replays": range(0, 101),
 }
 
 
@@ -616,6 +618,14 @@ def authors_code_climb(authors, table, window=(11, 60)):
         else:
             rows.append(row)
     return pd.DataFrame(rows)
+
+
+def replayed_records(records, params):
+    """The runs of the authors' code that §4 replays and reruns from their designs: per method, those of its
+    ``authors_code_replays`` lowest seeds (every saved run at the paper's 20; a smoke run replays one a method)."""
+    return [record for record in records
+            if sum(other["method"] == record["method"] and other["seed"] < record["seed"] for other in records)
+            < params["authors_code_replays"]]
 
 
 def authors_function(permutation):
