@@ -20,8 +20,14 @@ or an override (``--scale``, ``-p``) writes to ``output/<key>/<configuration>/``
 instead, never over the published outputs; to publish another configuration,
 change ``PUBLISHED`` in the experiment module and run this again. Runs at
 ``--scale smoke`` are cached apart, in ``output/smoke/results/`` (unless
-``BO_RESULTS_ROOT`` says otherwise): they only check that the code runs, and
-``data/results`` keeps the runs of the published and paper-scale grids.
+``BO_RESULTS_ROOT`` says otherwise): they only check that the code runs. The new
+runs of any other configuration but the published one and the paper scale go to
+the scratch cache ``output/results/`` (cached runs are still read from
+``data/results``), which keeps the runs of the published and paper-scale grids
+and those published on purpose (``--runs-only --publish-runs``). With
+``BO_RESULTS_ROOT`` pointing at another cache, the published configuration is
+written to ``output/<key>/published/``: a tracked output comes only from
+``data/results``.
 
 Examples
 --------
@@ -60,7 +66,7 @@ from pathlib import Path  # noqa: E402
 
 from common import paths, provenance  # noqa: E402
 from common.experiments import NOTEBOOKS, load_experiment  # noqa: E402
-from common.notebook import PUBLISHED_NAME, SCALES  # noqa: E402
+from common.notebook import PUBLISHED_NAME, SCALES, route_new_runs  # noqa: E402
 from common.run_claims import process_alive  # noqa: E402
 
 BACKEND_FLAGS = {"scale": "--scale", "n_jobs": "--jobs", "dask_address": "--dask"}
@@ -168,6 +174,7 @@ def list_notebooks(plans, n_jobs, dask_address):
             failed.append(plan["key"])
             continue
         module = plan["module"]
+        route_new_runs(plan["name"])  # runs in the scratch cache count as cached for their configuration
         print(f"{plan['key']}: {module.TITLE}")
         print(f"  notebook: notebooks/{module.NOTEBOOK}")
         print(f"  regenerates: {', '.join(module.OUTPUTS) or '(nothing)'}")
@@ -187,7 +194,8 @@ def list_notebooks(plans, n_jobs, dask_address):
 # --------------------------------------------------------------------------- --runs-only
 def compute_runs(plans, n_jobs, dask_address):
     """Fill the cache of each configuration's grid; return the keys that failed."""
-    from common.runner import RunFailedError, estimate_cost, reset_run_counts, run_counts, run_grid
+    from common.runner import (RunFailedError, destination_of_new_runs, estimate_cost, reset_run_counts, run_counts,
+                               run_grid)
 
     failed = []
     for plan in plans:
@@ -196,8 +204,9 @@ def compute_runs(plans, n_jobs, dask_address):
             failed.append(plan["key"])
             continue
         module, grid = plan["module"], plan["module"].make_grid(plan["params"])
-        print(f"{plan['key']}: {plan['name']} (scale {plan['params']['scale']}): {estimate_cost(grid, module.run)}",
-              flush=True)
+        route_new_runs(plan["name"])
+        print(f"{plan['key']}: {plan['name']} (scale {plan['params']['scale']}): {estimate_cost(grid, module.run)}; "
+              f"new runs go to {_shown(destination_of_new_runs(dask_address))}", flush=True)
         reset_run_counts()
         try:
             run_grid(grid, module.run, n_jobs=n_jobs, dask_address=dask_address)
@@ -217,7 +226,7 @@ def _replaced(counts, shown=3):
         entries = counts[state]
         if entries:
             more = f"; and {len(entries) - shown} more" if len(entries) > shown else ""
-            text += f"; {len(entries)} {state} cached file(s) recomputed: " + "; ".join(entries[:shown]) + more
+            text += f"; {len(entries)} {state} cached file(s) not loaded: " + "; ".join(entries[:shown]) + more
     return text
 
 
@@ -231,7 +240,7 @@ def _destinations(plan):
     """Where a completed execution's notebook and figure folder go."""
     key, module = plan["key"], plan["module"]
     notebook = Path(module.NOTEBOOK)
-    if plan["name"] == PUBLISHED_NAME:
+    if plan["name"] == PUBLISHED_NAME and not paths.reads_foreign_cache():
         return (notebook if notebook.is_absolute() else paths.notebooks_dir() / notebook), paths.figures_dir(key)
     folder = paths.output_dir(key, plan["name"])
     return folder / notebook.name, folder / "figures" / key
@@ -422,10 +431,15 @@ def _source(plan):
 
 def _notebook_parameters(plan):
     """Every parameter of a plan's notebook, explicitly; the backend goes through the environment, never into the
-    notebook."""
+    notebook.
+
+    The published configuration passes None for each (the parameters cell's meaning of None: the published value):
+    papermill's injected cell, committed with the notebook, then reads ``scale = None``, and a reader who sets
+    ``scale = "smoke"`` there gets that scale whole, not the published overrides at a smaller scale."""
     from common.notebook import parameter_names
 
-    return {name: plan["params"].get(name) for name in parameter_names(plan["module"])}
+    published = plan["name"] == PUBLISHED_NAME
+    return {name: None if published else plan["params"].get(name) for name in parameter_names(plan["module"])}
 
 
 def published_plan(key, registry=None):
@@ -666,7 +680,8 @@ def p_value_rule_moves(table):
 
 
 def readme_markers(block):
-    """The two HTML comments between which ``python reproduce.py`` writes a README block."""
+    """The two HTML comments between which ``python reproduce.py`` writes a generated block of the README or of a
+    page of ``docs/``."""
     return f"<!-- {block}: written by python reproduce.py -->", f"<!-- end of {block} -->"
 
 
@@ -699,8 +714,8 @@ def readme_counts_table(registry):
 
 def grids_table(registry):
     """Per notebook, its published configuration, the runs it shows, how many are cached and their CPU-hours: the
-    README's "published grids" block, from the cache (runs of the module's current ``CODE_VERSION`` only, as the
-    runner counts them)."""
+    "published grids" block of ``docs/papers.md``, from the cache (runs of the module's current ``CODE_VERSION``
+    only, as the runner counts them)."""
     import pandas as pd
 
     from common import store
@@ -734,8 +749,9 @@ BOOTSTRAP_RECORD = Path(__file__).resolve().parent / "benchmarks" / "results" / 
 
 
 def stability_table(registry):
-    """The README's "stability across kernels" block: per paper, what recomputing a stratified sample of its
-    published runs under other OpenBLAS kernels changed (``benchmarks/stability_across_kernels.py``'s record)."""
+    """The "stability across kernels" block of ``docs/reproducibility.md``: per paper, what recomputing a stratified
+    sample of its published runs under other OpenBLAS kernels changed (``benchmarks/stability_across_kernels.py``'s
+    record)."""
     import pandas as pd
 
     from common.claims import markdown_table
@@ -766,8 +782,9 @@ def stability_table(registry):
 
 
 def multiplicity_table(registry):
-    """The README's "multiplicity" block: per notebook, the cells judged by estimation, the claims they belong to, the
-    most cells one claim holds, and what a 95 % interval per cell means for them (each ``figures/<key>/effects.csv``).
+    """The "multiplicity" block of ``docs/judging.md``: per notebook, the cells judged by estimation, the claims they
+    belong to, the most cells one claim holds, and what a 95 % interval per cell means for them (each
+    ``figures/<key>/effects.csv``).
 
     A cell's interval misses its true effect on a given side with probability at most (1 - CONFIDENCE) / 2, so a
     cell is wrongly supported (or wrongly contradicted) at most that often; a claim of k cells whose true effects
@@ -802,9 +819,9 @@ def multiplicity_table(registry):
 
 
 def bootstrap_stability_table(registry):
-    """The README's "bootstrap seed" block: the Monte-Carlo error of an interval end, and per paper the verdicts
-    that differ from the published ones under other bootstrap seeds (``benchmarks/bootstrap_seed_stability.py``'s
-    record)."""
+    """The "bootstrap seed" block of ``docs/judging.md``: the Monte-Carlo error of an interval end, and per paper the
+    verdicts that differ from the published ones under other bootstrap seeds
+    (``benchmarks/bootstrap_seed_stability.py``'s record)."""
     import pandas as pd
 
     from common.claims import markdown_table
@@ -827,26 +844,40 @@ README_BLOCKS = {"published grids": grids_table, "verdict counts": readme_counts
                  "bootstrap seed": bootstrap_stability_table}
 
 
+def readme_block_files():
+    """The Markdown files whose generated blocks ``python reproduce.py`` rewrites: ``README.md`` and every page of
+    ``docs/``, in that order (those that exist)."""
+    root = paths.repo_root()
+    return [path for path in [root / "README.md", *sorted((root / "docs").glob("*.md"))] if path.is_file()]
+
+
 def write_readme_blocks(registry):
-    """Rewrite every generated README block (:data:`README_BLOCKS`, between its :func:`readme_markers`): the verdict
-    counts and the stability across kernels. Only where the scorecard goes to the repository (not for a
-    redirected smoke run), and only blocks whose markers the README has. Returns True if the README changed."""
-    readme = paths.repo_root() / "README.md"
-    if paths.scorecard_path() != paths.repo_root() / "REPRODUCTION.md" or not readme.exists():
+    """Rewrite every generated block (:data:`README_BLOCKS`, between its :func:`readme_markers`) wherever its markers
+    are: in ``README.md`` (the verdict counts) or in a page of ``docs/`` (the published grids in ``docs/papers.md``,
+    the bootstrap seed and multiplicity in ``docs/judging.md``, the stability across kernels in
+    ``docs/reproducibility.md``). Only where the scorecard goes to the repository (not for a redirected smoke run),
+    and only blocks whose markers a file has; each table is computed once, and each changed file replaced
+    atomically. Returns True if any file changed."""
+    if paths.scorecard_path() != paths.repo_root() / "REPRODUCTION.md":
         return False
-    text = original = readme.read_text()
-    for block, table_of in README_BLOCKS.items():
-        opening, closing = readme_markers(block)
-        start, end = text.find(opening), text.find(closing)
-        if start < 0 or end < start:
+    tables, changed = {}, False
+    for path in readme_block_files():
+        text = original = path.read_text(encoding="utf-8")
+        for block, table_of in README_BLOCKS.items():
+            opening, closing = readme_markers(block)
+            start, end = text.find(opening), text.find(closing)
+            if start < 0 or end < start:
+                continue
+            if block not in tables:
+                tables[block] = table_of(registry)
+            text = text[:start + len(opening)] + "\n" + tables[block] + "\n" + text[end:]
+        if text == original:
             continue
-        text = text[:start + len(opening)] + "\n" + table_of(registry) + "\n" + text[end:]
-    if text == original:
-        return False
-    temporary = readme.with_name(f".{readme.name}.tmp")
-    temporary.write_text(text)
-    temporary.replace(readme)
-    return True
+        temporary = path.with_name(f".{path.name}.tmp")
+        temporary.write_text(text, encoding="utf-8")
+        temporary.replace(path)
+        changed = True
+    return changed
 
 
 def _log(reports):
@@ -905,7 +936,7 @@ def main(argv=None, registry=None):
                      f"figures there; make {'them' if len(read_only) > 1 else 'it'} writable (e.g. chmod -R u+w), "
                      f"or point BO_RESULTS_ROOT / BO_FIGURES_ROOT elsewhere")
 
-    print(numeric_environment_line())
+    print(numeric_environment_line(args.dask))
     previous_handler = signal.signal(signal.SIGTERM, _raise_interrupted)
     try:
         if args.runs_only:
@@ -919,21 +950,23 @@ def main(argv=None, registry=None):
         signal.signal(signal.SIGTERM, previous_handler)
 
 
-def numeric_environment_line():
-    """What this machine's BLAS kernels mean for the job: regeneration from the cache is byte for byte; new runs
-    enter the cache only under its kernels, and go to a cache of their own otherwise (common/store.py)."""
-    from common import store
+def numeric_environment_line(dask_address=None):
+    """What the BLAS kernels mean for the job: regeneration from the cache is byte for byte; new runs enter the
+    cache only under its kernels, and go to a cache of their own otherwise (common/store.py). The kernels named are
+    those of the processes that compute: this machine's, or the Dask workers' (which may differ from it)."""
+    from common import runner, store
 
-    kernels, recorded = store.process_versions()["kernels"], store.cache_kernels()
-    where = store.results_root_for(kernels)
+    kernels, recorded = runner.computing_kernels(dask_address), store.cache_kernels()
+    where = _shown(store.results_root_for(kernels))
+    computing = f"the Dask workers' OpenBLAS kernels: {kernels}" if dask_address else f"OpenBLAS kernels here: {kernels}"
     if recorded is None or kernels == recorded:
-        new_runs = f"new runs: the cache's kernels, cached in {_shown(where)}"
+        new_runs = f"new runs: the cache's kernels, cached in {where}"
     elif os.environ.get(paths.PUBLISH_VARIABLE) == "1":
-        new_runs = (f"new runs: published into {_shown(where)} (--publish-runs), each file recording {kernels} "
-                    f"beside the cache's {recorded} runs")
+        new_runs = f"new runs: published into {where} (--publish-runs), each file recording {kernels} beside the " \
+                   f"cache's {recorded} runs"
     else:
-        new_runs = f"new runs: other last bits than the cache's {recorded} runs, cached apart in {_shown(where)}"
-    return f"OpenBLAS kernels here: {kernels}; regeneration from the cache: byte for byte; {new_runs}"
+        new_runs = f"new runs: other last bits than the cache's {recorded} runs, cached apart in {where}"
+    return f"{computing}; regeneration from the cache: byte for byte; {new_runs}"
 
 
 def _shown(path):
@@ -994,13 +1027,18 @@ def _regenerate(plans, registry, args):
             break
     _log(reports)
     published = [report for report in reports if report.get("name") == PUBLISHED_NAME and report["error"] is None]
+    if published and paths.reads_foreign_cache():
+        print(f"\nThe runs came from {paths.results_root()} ({paths.RESULTS_ROOT_VARIABLE}), not the committed cache: "
+              f"the published configurations went to output/<key>/{PUBLISHED_NAME}/, and the tracked notebooks, "
+              f"figures, REPRODUCTION.md, README.md and docs/ are left as they are.")
+        published = []
     print("\nSummary")
     for report in reports:
         print(_report_line(report))
     if published:
         print(f"Scorecard: {write_scorecard(registry)}")
         if write_readme_blocks(registry):
-            print("README.md: its generated tables updated")
+            print("README.md and docs/: their generated tables updated")
     if any(report.get("interrupted") for report in reports):
         print("Interrupted: the notebooks that completed were swapped in; the others are unchanged.")
         return 130

@@ -6,7 +6,7 @@ a few iterations. This script recomputes a stratified sample of a paper's publis
 (one BLAS thread, as always), in a cache of its own (output/stability/<kernel>/, never data/results/),
 swaps them into the published table in place of the committed runs, judges every claim on both tables and
 prints what changed: verdicts, judged cells, and how far the cells' effects moved, in units of their margins;
-the numbers go to benchmarks/results/stability_across_kernels.csv (one row per paper and kernel), which the README
+the numbers go to benchmarks/results/stability_across_kernels.csv (one row per paper and kernel), which docs/reproducibility.md
 quotes.
 
     nice -n 19 python benchmarks/stability_across_kernels.py mini_gp_opt --fraction 0.2
@@ -144,7 +144,7 @@ def effect_moves(cells):
 
 def record(found):
     """Keep a paper's latest measurement in benchmarks/results/stability_across_kernels.csv (one row per paper and
-    kernel), the numbers the README quotes."""
+    kernel), the numbers docs/reproducibility.md quotes."""
     import pandas as pd
 
     path = ROOT / "benchmarks" / "results" / "stability_across_kernels.csv"

@@ -104,7 +104,7 @@ import numpy as np
 import pandas as pd
 from IPython.display import Markdown
 
-from common import paths, stats
+from common import paths, provenance, stats
 from common.notebook import SCALES
 
 KINDS = ("empirical", "identity")
@@ -160,7 +160,7 @@ def load_paper_numbers(paper_key):
         or a number is located twice.
     """
     path = paths.paper_data_path(paper_key)
-    if not path.exists():
+    if not provenance.looked_for(path):
         raise FileNotFoundError(f"no paper numbers for {paper_key!r}: {path} does not exist (columns: table, "
                                 f"value, optionally std and note, and label columns)")
     numbers = pd.read_csv(path, dtype=str, keep_default_na=False)
@@ -496,7 +496,7 @@ def claim(id, figure, statement, *, check=None, verdict=None, reason=None, metho
 
 
 #: Residuals of identities below this are reported as the bound, not as their digits: round-off's digits follow the
-#: CPU's BLAS kernels, and the published outputs must be the same on every CPU (README, "Reading it on another CPU").
+#: CPU's BLAS kernels, and the published outputs must be the same on every CPU (docs/reproducibility.md).
 ROUND_OFF_FLOOR = 1e-12
 
 

@@ -34,7 +34,7 @@ import pandas as pd
 from scipy import stats as scipy_stats
 from tqdm import tqdm
 
-from common import paths, stats
+from common import paths, provenance, stats
 
 #: Fresh seeds are SEED_OFFSET, SEED_OFFSET + 1, ...: no scale of any paper uses seeds this large.
 SEED_OFFSET = 10_000
@@ -192,7 +192,7 @@ def load_runs(paper_key, kind="plug-in"):
     """The committed runs of each planned claim (:func:`save_runs`): claim id -> list of run-key tuples; empty for
     a paper without a runs file."""
     path = runs_path(paper_key, kind)
-    if not path.exists():
+    if not provenance.looked_for(path):
         return {}
     return {claim_id: [_hashable(key) for key in keys] for claim_id, keys in json.loads(path.read_text()).items()}
 
@@ -216,7 +216,7 @@ def fresh_seeds_of_runs(paper_key, kind="plug-in"):
 def load_plan(paper_key, kind="plug-in"):
     """The committed plan of a paper (empty if it has none)."""
     path = plan_path(paper_key, kind)
-    if not path.exists():
+    if not provenance.looked_for(path):
         return pd.DataFrame(columns=list(PLAN_COLUMNS))
     return pd.read_csv(path, keep_default_na=False)
 

@@ -206,7 +206,7 @@ def configuration(experiment, scale=None, **overrides):
 
 
 def published_label(published):
-    """A published configuration as the README names it, e.g. ``"scale paper, settings earlier"`` for
+    """A published configuration as docs/papers.md names it, e.g. ``"scale paper, settings earlier"`` for
     ``{"scale": "paper", "settings": "earlier"}``; a list by its length (``"8 problems"``)."""
     return ", ".join(f"{len(value)} {name}" if isinstance(value, (list, tuple)) else f"{name} {value}"
                      for name, value in published.items())
@@ -219,6 +219,18 @@ def configuration_name(experiment, params):
     if params == configuration(experiment, params["scale"]):
         return params["scale"]
     return f"{params['scale']}-{stable_hash(params)[:8]}"
+
+
+#: The configurations whose new runs enter the tracked cache ``data/results``: the published one and the paper scale
+#: (whose grid the published one extends). Any other caches its new runs apart (:data:`common.paths.SCRATCH_VARIABLE`).
+CACHED_CONFIGURATIONS = (PUBLISHED_NAME, "paper")
+
+
+def route_new_runs(name):
+    """Send the new runs of configuration ``name`` to the tracked cache or, for any configuration but
+    :data:`CACHED_CONFIGURATIONS`, to the untracked scratch cache (cached runs are still read from
+    ``data/results``); workers started later inherit the choice through the environment."""
+    os.environ[paths.SCRATCH_VARIABLE] = "0" if name in CACHED_CONFIGURATIONS else "1"
 
 
 def _assigned_names(sources):
@@ -237,8 +249,10 @@ def _assigned_names(sources):
 def notebook_parameters(experiment, namespace):
     """Resolve a notebook's parameters cell and route its outputs; call it right after that cell.
 
-    A configuration other than the published one writes its figures, tables and verdicts under ``output/``; one at
-    the smoke scale also caches its runs there (:func:`common.paths.smoke_results_root`).
+    A configuration other than the published one writes its figures, tables and verdicts under ``output/``, and so
+    does the published one when its runs come from another cache than ``data/results``
+    (:func:`common.paths.reads_foreign_cache`); one at the smoke scale also caches its runs there
+    (:func:`common.paths.smoke_results_root`).
 
     Parameters
     ----------
@@ -268,15 +282,17 @@ def notebook_parameters(experiment, namespace):
     overrides = {name: namespace.get(name) for name in declared if name not in ("scale", *BACKEND_PARAMETERS)}
     params = configuration(experiment, namespace.get("scale"), **overrides)
     name = configuration_name(experiment, params)
+    route_new_runs(name)
     if params["scale"] == "smoke" and not os.environ.get(paths.RESULTS_ROOT_VARIABLE):
         # From Jupyter, nbconvert or papermill as from reproduce.py: smoke runs only check that the code runs.
         os.environ[paths.RESULTS_ROOT_VARIABLE] = str(paths.smoke_results_root())
         print(f"scale 'smoke': its runs are cached in {_shown(paths.smoke_results_root())}/, not in data/results/")
-    if name != PUBLISHED_NAME and not os.environ.get(paths.FIGURES_ROOT_VARIABLE):
+    if (name != PUBLISHED_NAME or paths.reads_foreign_cache()) and not os.environ.get(paths.FIGURES_ROOT_VARIABLE):
         folder = paths.output_dir(experiment.PAPER, name)
         os.environ[paths.FIGURES_ROOT_VARIABLE] = str(folder / "figures")
-        print(f"configuration {name!r} is not the published one: its figures, tables and verdicts go to "
-              f"{_shown(folder)}/figures/")
+        why = ("is not the published one" if name != PUBLISHED_NAME else
+               f"reads its runs from {paths.results_root()} ({paths.RESULTS_ROOT_VARIABLE}), not the committed cache")
+        print(f"configuration {name!r} {why}: its figures, tables and verdicts go to {_shown(folder)}/figures/")
     return params
 
 

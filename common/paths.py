@@ -16,6 +16,18 @@ run start from an empty cache and leave the committed figures alone:
 ``BO_OUTPUT_ROOT``
     replaces ``output`` (the outputs of configurations other than the
     published ones, and the log of ``reproduce.py``; not tracked).
+
+Two more decide where new runs are cached (:func:`common.store.results_root_for`); processes started
+from this one (local workers, notebook kernels) inherit them:
+
+``BO_SCRATCH_RUNS``
+    set to 1 for a configuration other than the published one and the paper
+    scale: its new runs go to the scratch cache :func:`scratch_results_root`
+    (``output/results``, not tracked) instead of the cache, which they are still
+    looked up in first, so a run cached there is not computed again;
+``BO_PUBLISH_RUNS``
+    set to 1 by ``reproduce.py --runs-only --publish-runs``: new runs enter the
+    cache whatever the two variables above and their BLAS kernels say.
 """
 import os
 import re
@@ -27,6 +39,9 @@ OUTPUT_ROOT_VARIABLE = "BO_OUTPUT_ROOT"
 #: Set to 1 (``reproduce.py --runs-only --publish-runs``): runs computed under other BLAS kernels than the cache's
 #: record enter the cache itself, each recording its own kernels, instead of a cache apart.
 PUBLISH_VARIABLE = "BO_PUBLISH_RUNS"
+#: Set to 1 for a configuration other than the published one and the paper scale: its new runs go to
+#: :func:`scratch_results_root`, never into the tracked cache.
+SCRATCH_VARIABLE = "BO_SCRATCH_RUNS"
 
 _PAPER_KEY = re.compile(r"^[a-z][a-z0-9_]*$")
 
@@ -71,12 +86,26 @@ def smoke_results_root():
     return output_root() / "smoke" / "results"
 
 
+def scratch_results_root():
+    """Where the new runs of a configuration other than the published one and the paper scale are cached when
+    :data:`SCRATCH_VARIABLE` is 1: ``output/results`` (not tracked)."""
+    return output_root() / "results"
+
+
 def kernel_results_root(kernels):
     """Folder of the runs computed under other BLAS kernels than the cache's (``output/results-by-kernels/<kernels>``,
     not tracked): they differ from the cached runs in the last bits, so they never enter ``data/results``."""
     if not isinstance(kernels, str) or not re.match(r"^[A-Za-z0-9+_.-]+$", kernels):
         raise ValueError(f"kernels must be a kernel name such as 'Haswell'; got {kernels!r}")
     return output_root() / "results-by-kernels" / kernels
+
+
+def reads_foreign_cache():
+    """Whether runs would be read from another cache than the repository's ``data/results`` while figures go to the
+    repository's tracked ``figures/``: then the published outputs are not written there (they go to ``output/``),
+    since a committed number must come from the committed cache."""
+    return (results_root() != repo_root() / "data" / "results"
+            and figures_root() == repo_root() / "figures")
 
 
 def figures_root():

@@ -25,6 +25,7 @@ import weakref
 
 import matplotlib
 import matplotlib.collections
+import matplotlib.style
 import numpy as np
 
 from common import paths
@@ -71,7 +72,27 @@ AREA_GID = "area"
 
 
 def use_style():
-    """Apply the companion's matplotlib style (:data:`STYLE`) to the figures created from now on."""
+    """Apply the companion's matplotlib style (:data:`STYLE`) to the figures created from now on, and nothing else.
+
+    Every rcParam that reaches a saved figure's bytes is pinned: first matplotlib's built-in defaults, then the rc
+    that the notebooks' inline backend sets when it starts, then :data:`STYLE`.
+
+    Notes
+    -----
+    matplotlib starts from the reader's matplotlibrc (the file ``MATPLOTLIBRC`` names, one in the working directory,
+    ``~/.config/matplotlib/matplotlibrc``), where a line such as ``lines.linewidth: 5``, ``savefig.dpi: 50`` or
+    ``pdf.fonttype: 42`` would change the PNG and PDF bytes of every published figure, so that a reader regenerating
+    the notebooks would see figures change that no input of the companion changed. The inline backend's own rc
+    (its default, not a reader's IPython configuration; empty since matplotlib_inline 0.1.4) is applied again so
+    that a figure saved outside a notebook kernel has the bytes it has inside one. What runs the session (the
+    backend, interactive mode) is left alone.
+    """
+    from matplotlib_inline.config import InlineBackend
+
+    matplotlib.style.use("default")
+    # "default" leaves these to the session, but a date axis is drawn with them.
+    matplotlib.rcParams.update({key: matplotlib.rcParamsDefault[key] for key in ("timezone", "date.epoch")})
+    matplotlib.rcParams.update(InlineBackend.rc.default())
     matplotlib.rcParams.update(STYLE)
 
 

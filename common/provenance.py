@@ -8,10 +8,21 @@ then writes the record ``inputs.json`` (:func:`make_record`): a digest of each f
 ``reproduce.py`` (which writes the notebook's bytes), of the source notebook's cells, and of every output; the
 parameters; Python's version and those of the pinned packages (``requirements.txt``).
 
+The record also names the settings an output can depend on besides files (:func:`settings`: which results cache
+and output folder the job read), names every file relative to the repository or to a named root (never by an
+absolute path, which would keep vouching for a cache the job no longer reads), counts a file the code looked for
+and did not find as an input (:func:`looked_for`), and carries a digest of itself, so that a hand-edited record is
+not trusted.
+
 A later job compares the record with the files as they are (:func:`changes`): where nothing differs, the outputs
 are what an execution would write again, and the notebook is not executed (``reproduce.py --force`` executes it
 anyway). Regeneration from the cache is byte for byte on every CPU (``.ci/run`` checks it under three sets of BLAS
 kernels), so the kernels are not an input.
+
+What the skip does not promise: it sees the files the code opened, listed or looked for, the modules of ``common``
+it imported, the pinned packages' versions and the settings above; not a change inside an installed package at
+the same version, nor a system library (fonts, BLAS) the packages load. ``reproduce.py --force`` executes
+everything and is the full check (``.ci/run`` runs it).
 """
 import hashlib
 import json
@@ -34,6 +45,7 @@ DIGEST_LENGTH = 16
 JOB_SCRIPT = "reproduce.py"
 
 _logged = set()
+_log_fd = None
 
 
 def digest(path):
@@ -49,20 +61,38 @@ def digest(path):
         return None
 
 
+def _named_roots():
+    """The roots a recorded path is relative to, first match wins: the repository, then the caches a variable may
+    move outside it, named by their variable, so that a record resolves them where the variable points now."""
+    return {"": paths.repo_root(), f"${paths.RESULTS_ROOT_VARIABLE}/": paths.results_root(),
+            f"${paths.OUTPUT_ROOT_VARIABLE}/": paths.output_root()}
+
+
 def _shown(path):
-    """A path relative to the repository where it lies inside it, else absolute (POSIX form); a folder keeps its
-    trailing ``/``."""
+    """A path relative to the repository where it lies inside it, else to a named root (``$BO_RESULTS_ROOT/...``),
+    else absolute (POSIX form; the record keeps no such path, see :func:`make_record`); a folder keeps its trailing
+    ``/``."""
     folder = "/" if str(path).endswith("/") else ""
     path = Path(path)
-    try:
-        return path.relative_to(paths.repo_root()).as_posix() + folder
-    except ValueError:
-        return path.as_posix() + folder
+    for name, root in _named_roots().items():
+        try:
+            relative = path.relative_to(root).as_posix()
+        except ValueError:
+            continue
+        return (name.rstrip("/") or ".") + folder if relative == "." else name + relative + folder
+    return path.as_posix() + folder
 
 
-def _resolved(shown):
-    path = Path(shown)
-    resolved = path if path.is_absolute() else paths.repo_root() / path
+def path_of(shown):
+    """The file (or folder, with a trailing ``/``) that a recorded name (:func:`_shown`) stands for, where its root
+    points now."""
+    roots = _named_roots()
+    name = shown.split("/", 1)[0] + "/" if shown.startswith("$") else ""
+    if name and name not in roots:
+        return Path(shown)  # a root this version does not know: absent, so a change
+    relative = shown[len(name):]
+    path = Path(relative)
+    resolved = path if path.is_absolute() else roots[name] / path
     return f"{resolved}/" if shown.endswith("/") else resolved
 
 
@@ -90,10 +120,11 @@ def log_reads_if_asked():
 
     An audit hook (:func:`sys.addaudithook`) sees every ``open`` of the process, whichever library opens the file.
     """
+    global _log_fd
     log = os.environ.get(READ_LOG_VARIABLE)
     if not log:
         return
-    log_fd = os.open(log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    log_fd = _log_fd = os.open(log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     roots = _watched_roots()
     # Installed packages are inputs through their versions (package_versions), even inside the repository.
     ignored = tuple(str(Path(folder).resolve()) + os.sep for folder in (
@@ -123,6 +154,27 @@ def log_reads_if_asked():
     sys.addaudithook(hook)
 
 
+def looked_for(path):
+    """Whether ``path`` exists, logged as an input of the execution (:data:`READ_LOG_VARIABLE`) either way.
+
+    The code's way to read an optional file (``if provenance.looked_for(path): read(path)``): the audit hook sees
+    files opened, not existence checks, and a file that appears where the code looked for it can change the
+    outputs as much as one that changes. Recorded absent (digest None), its creation re-executes the notebook.
+
+    Parameters
+    ----------
+    path : path-like
+
+    Returns
+    -------
+    bool
+    """
+    path = Path(path)
+    if _log_fd is not None:
+        _append(_log_fd, os.path.abspath(path))
+    return path.exists()
+
+
 def log_modules():
     """Log the source file of every module of :mod:`common` this process imported (to :data:`READ_LOG_VARIABLE`'s
     file, if set): the code the outputs came from. Called by :func:`common.notebook.write_notebook_summary`."""
@@ -148,6 +200,19 @@ def read_log(log):
 
 
 # --------------------------------------------------------------------------- the record
+def settings():
+    """What an output depends on besides files: which results cache the runs were read from, and which output
+    folder the runs of other BLAS kernels were looked for in, each as the record names paths (:func:`_shown`)."""
+    return {"results cache": _shown(f"{paths.results_root()}/"), "output folder": _shown(f"{paths.output_root()}/")}
+
+
+def _record_digest(record):
+    """Digest of a record without its own digest: a record edited by hand (or forged without recomputing it) no
+    longer matches, and is not trusted."""
+    content = {name: value for name, value in record.items() if name != "record digest"}
+    return hashlib.sha256(json.dumps(content, sort_keys=True).encode()).hexdigest()[:DIGEST_LENGTH]
+
+
 def package_versions(requirements=None):
     """Python's version and the installed version of every package ``requirements.txt`` pins (None if absent)."""
     requirements = paths.repo_root() / "requirements.txt" if requirements is None else Path(requirements)
@@ -199,22 +264,30 @@ def make_record(source_notebook, notebook_path, figures_path, parameters, files_
     files_read : list of str
         The files its execution read and the modules it imported (:func:`read_log`).
     """
-    inputs = {name: digest(_resolved(name)) for name in files_read}
+    outside = [name for name in files_read if name.startswith("/")]
+    if outside:
+        raise ValueError(f"an execution read {len(outside)} files outside the repository and its named caches "
+                         f"(e.g. {outside[0]}): a record names inputs by relative paths only")
+    inputs = {name: digest(path_of(name)) for name in files_read}
     # A run looked for and absent in the cache of this machine's other kernels (output/results-by-kernels/) says
     # which kernels ran the job, not what the outputs came from; absent from data/ it is an input (a run to come).
     untracked = str(paths.output_root()) + os.sep
     inputs = {name: value for name, value in inputs.items()
-              if value is not None or not str(_resolved(name)).startswith(untracked)}
+              if value is not None or not str(path_of(name)).startswith(untracked)}
     inputs[JOB_SCRIPT] = digest(paths.repo_root() / JOB_SCRIPT)
-    return {
+    record = {
         "about": "Written by reproduce.py: what these outputs were computed from. While every input and output "
-                 "still has these digests, reproduce.py does not execute the notebook again (--force does).",
+                 "still has these digests, reproduce.py does not execute the notebook again (--force does). "
+                 "Edited by hand, the record no longer matches its own digest and is not trusted.",
+        "settings": settings(),
         "parameters": _job_parameters(parameters),
         "notebook_cells": notebook_cells_digest(source_notebook),
         "packages": package_versions(),
         "inputs": dict(sorted(inputs.items())),
         "outputs": output_digests(notebook_path, figures_path),
     }
+    record["record digest"] = _record_digest(record)
+    return record
 
 
 def write_record(figures_path, record):
@@ -225,13 +298,16 @@ def write_record(figures_path, record):
 
 
 def load_record(figures_path):
-    """The record in ``figures_path``, or None where there is none or it cannot be read."""
+    """The record in ``figures_path``, or None where there is none, it cannot be read, or it does not match its own
+    digest (edited by hand)."""
     try:
         record = json.loads((Path(figures_path) / RECORD_NAME).read_text())
     except (OSError, ValueError):
         return None
-    needed = ("parameters", "notebook_cells", "packages", "inputs", "outputs")
-    return record if isinstance(record, dict) and all(name in record for name in needed) else None
+    needed = ("settings", "parameters", "notebook_cells", "packages", "inputs", "outputs", "record digest")
+    if not isinstance(record, dict) or not all(name in record for name in needed):
+        return None
+    return record if record["record digest"] == _record_digest(record) else None
 
 
 def _differing(recorded, current, shown=3):
@@ -256,8 +332,13 @@ def changes(source_notebook, notebook_path, figures_path, parameters):
     """
     record = load_record(figures_path)
     if record is None:
-        return [f"no record of its inputs ({_shown(Path(figures_path) / RECORD_NAME)})"]
+        return [f"no trustworthy record of its inputs ({_shown(Path(figures_path) / RECORD_NAME)} is missing, "
+                f"unreadable, or does not match its own digest)"]
     reasons = []
+    if record["settings"] != settings():
+        names, listed = _differing(record["settings"], settings())
+        reasons.append("other settings: " + ", ".join(
+            f"{name} {record['settings'].get(name)} -> {settings().get(name)}" for name in names))
     if record["parameters"] != _job_parameters(parameters):
         names, listed = _differing(record["parameters"], _job_parameters(parameters))
         reasons.append(f"parameters changed: {listed}")
@@ -269,7 +350,7 @@ def changes(source_notebook, notebook_path, figures_path, parameters):
         reasons.append("other package versions: " + ", ".join(
             f"{name} {record['packages'].get(name)} -> {packages.get(name)}" for name in names[:3])
             + (f" and {len(names) - 3} more" if len(names) > 3 else ""))
-    inputs = {name: digest(_resolved(name)) for name in record["inputs"]}
+    inputs = {name: digest(path_of(name)) for name in record["inputs"]}
     names, listed = _differing(record["inputs"], inputs)
     if names:
         reasons.append(f"{len(names)} of its {len(inputs)} input files changed or are missing: {listed}")

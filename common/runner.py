@@ -16,7 +16,8 @@ A run computed under other kernels than the committed cache's (another CPU, a Da
 worker started elsewhere) differs from it in the last bits; each run records the
 kernels of the process that computed it, and :mod:`common.store` caches such runs
 apart (``output/results-by-kernels/<kernels>/``), where later runs of the same kernels
-read them back.
+read them back. The progress bar names the folder the computed runs go to
+(:func:`destination_of_new_runs`).
 
 Each missing run is claimed (:mod:`common.run_claims`) before it is computed, so
 two processes filling the same grid share the work instead of doing it twice.
@@ -70,7 +71,8 @@ def run_counts():
     -------
     dict
         ``loaded`` and ``computed``: numbers of runs; ``corrupt`` and ``stale``:
-        the keys of cached files that were not loaded and were recomputed, with why.
+        the keys of cached files that were not loaded, with why: recomputed, or (a
+        corrupt file beside a sound run stored elsewhere) left there, with how to repair it.
     """
     return {name: list(value) if isinstance(value, list) else value for name, value in _counts.items()}
 
@@ -332,10 +334,14 @@ def _claimed_tasks(keys, unique, claims, held_by_others, found, version, kernels
         yield index, config
 
 
-def _progress_bar(n_missing, n_cached, paper_keys, enabled):
+def _progress_bar(n_missing, n_cached, paper_keys, destination, enabled):
     # The text bar on stderr works in terminals and in papermill kernels alike.
-    return tqdm(total=n_missing, desc=f"{'/'.join(paper_keys)}: computing", unit="run", file=sys.stderr,
-                disable=not enabled, postfix={"cached": n_cached}, smoothing=0.1)
+    try:
+        destination = f"{destination.relative_to(paths.repo_root())}/"
+    except ValueError:
+        destination = f"{destination}/"
+    return tqdm(total=n_missing, desc=f"{'/'.join(paper_keys)}: computing into {destination}", unit="run",
+                file=sys.stderr, disable=not enabled, postfix={"cached": n_cached}, smoothing=0.1)
 
 
 def _cpu_postfix(done, estimates):
@@ -363,8 +369,9 @@ def run_grid(configs, run_fn, *, n_jobs=None, dask_address=None, progress=True, 
         Scheduler address of an existing Dask cluster to compute on instead
         (None: ``$BO_DASK``, if set); its workers must be able to import ``run_fn``.
     progress : bool, default=True
-        Show a tqdm progress bar on stderr (runs done and left, ETA, CPU time
-        done and left) while runs are computed; nothing when every run is cached.
+        Show a tqdm progress bar on stderr (the folder the computed runs go to, runs
+        done and left, ETA, CPU time done and left) while runs are computed; nothing
+        when every run is cached.
     recompute : bool, default=False
         Compute every run again even if cached, replacing the stored files.
 
@@ -390,15 +397,17 @@ def run_grid(configs, run_fn, *, n_jobs=None, dask_address=None, progress=True, 
     _check_importable(run_fn)
     version = code_version(run_fn)
     unique = _unique_configs(configs)
-    kernels = _computing_kernels(dask_address)
+    kernels = computing_kernels(dask_address)
 
     runs, missing = {}, []
     for key, config in unique.items():
         run, state, reason = (None, "missing", "") if recompute else store.lookup(config, version, kernels)
-        if state in ("corrupt", "stale"):
-            _counts[state].append(f"{key}: {reason}")
-            warning = store.CorruptResultWarning if state == "corrupt" else store.StaleResultWarning
-            warnings.warn(f"ignoring result file {reason}; recomputing it", warning, stacklevel=2)
+        if reason:  # a stale or corrupt file; a corrupt one stays named while a sound run elsewhere is loaded
+            kind = "stale" if state == "stale" else "corrupt"
+            _counts[kind].append(f"{key}: {reason}")
+            warning = store.StaleResultWarning if kind == "stale" else store.CorruptResultWarning
+            then = "recomputing it" if run is None else f"the run is read from {run.path}"
+            warnings.warn(f"ignoring result file {reason}; {then}", warning, stacklevel=2)
         if run is None:
             missing.append(key)
         else:
@@ -409,7 +418,9 @@ def run_grid(configs, run_fn, *, n_jobs=None, dask_address=None, progress=True, 
     if missing:
         estimates = _estimates_by_key({key: unique[key] for key in missing}, version)
         paper_keys = sorted({unique[key]["paper"] for key in missing})
-        with _progress_bar(len(missing), len(runs), paper_keys, progress) as bar, RunClaims(kernels) as claims:
+        destination = store.results_root_for(kernels)
+        with (_progress_bar(len(missing), len(runs), paper_keys, destination, progress) as bar,
+              RunClaims(kernels) as claims):
             cpu_done, pending, first_round = 0.0, missing, True
             while pending:
                 held_by_others, found = [], {}
@@ -443,7 +454,24 @@ def run_grid(configs, run_fn, *, n_jobs=None, dask_address=None, progress=True, 
     return store.tidy_table([runs[key] for key in unique])
 
 
-def _computing_kernels(dask_address):
+def destination_of_new_runs(dask_address=None):
+    """The root folder :func:`run_grid` caches the runs it computes in (e.g. ``output/results-by-kernels/
+    Sandybridge``): where the kernels of the processes that compute them send them (:func:`common.store.
+    results_root_for`), which on a Dask cluster are its workers', not this process's.
+
+    Parameters
+    ----------
+    dask_address : str or None, default=None
+        The scheduler address given to :func:`run_grid` (None: ``$BO_DASK``, if set, else local processes).
+
+    Returns
+    -------
+    pathlib.Path
+    """
+    return store.results_root_for(computing_kernels(_backend(None, dask_address)[1]))
+
+
+def computing_kernels(dask_address):
     """The kernels that compute this grid's missing runs: this process's (local workers inherit its environment),
     or the Dask workers' (:func:`worker_kernels`)."""
     if dask_address is None:

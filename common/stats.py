@@ -1052,8 +1052,20 @@ class Cell:
         untied = self.comparison.n - self.comparison.ties
         if untied < FEWEST_UNTIED:
             seeds += f" (only {untied} of {self.comparison.n} seeds untied)"
-        note = f" ({self.judgement.note})" if self.judgement.note else ""
+        notes = "; ".join(filter(None, (self.judgement.note, self._excluded_gain())))
+        note = f" ({notes})" if notes else ""
         return f"{self.label}: {brief(self.comparison)} {self.judgement.judgement}{note}{seeds}"
+
+    def _excluded_gain(self):
+        """What a "better" cell contradicted by its margin alone excludes: its interval still holds no difference,
+        so the runs rule out a gain beyond its end, not the paper's direction ("" for any other cell)."""
+        if self.judgement.judgement != "contradicted" or self.judgement.claim not in ("better", "substantially better"):
+            return ""
+        high = advantage_interval(self.comparison)[2]
+        if high < 0:
+            return ""
+        end = format_advantage(high, self.comparison.effect.scale, self.comparison.higher_is_better)
+        return f"a gain beyond {end} excluded; no difference not excluded"
 
 
 def cell(label, comparison, claim, margin, paper_effect=None):

@@ -31,7 +31,12 @@ record, ``numeric_environment.json``, of the kernels its runs were computed with
 the last bits, so it is saved apart, in ``output/results-by-kernels/<kernels>/``
 (:func:`common.paths.kernel_results_root`), and read back from there by processes that
 compute with the same kernels. The record also completes the files written before runs
-recorded their kernels.
+recorded their kernels. Runs of a configuration other than the published one and the paper
+scale (:data:`common.paths.SCRATCH_VARIABLE`) never enter a cache with a record either: they go
+to the scratch cache ``output/results/``; look-ups still find the runs of the cache first.
+
+A corrupt file that a recomputed run does not replace (one in the cache, while the run goes
+apart) is named, with how to repair it, by every look-up until it is restored or deleted.
 
 A run is *stale* when it was computed by another version of its code: the
 experiment module that holds a run function declares ``CODE_VERSION`` (an int),
@@ -219,14 +224,21 @@ def numeric_record(root=None):
 
 
 def results_root_for(kernels):
-    """Root folder of the runs computed under ``kernels``: the cache (:func:`common.paths.results_root`) where its
-    record names these kernels or it has none, or where runs are being published (:data:`common.paths.
-    PUBLISH_VARIABLE`, each run file recording its own kernels), else :func:`common.paths.kernel_results_root`."""
+    """Root folder the runs computed under ``kernels`` are written to (and read back from, after the cache).
+
+    The cache (:func:`common.paths.results_root`) where it has no record (a scratch cache itself) or runs are being
+    published (:data:`common.paths.PUBLISH_VARIABLE`, each run file recording its own kernels); else
+    :func:`common.paths.kernel_results_root` where its record names other kernels; else
+    :func:`common.paths.scratch_results_root` for a configuration that is not to be published
+    (:data:`common.paths.SCRATCH_VARIABLE`); else the cache.
+    """
     root = paths.results_root()
     recorded = cache_kernels(root)
-    if recorded is None or kernels == recorded or os.environ.get(paths.PUBLISH_VARIABLE) == "1":
+    if recorded is None or os.environ.get(paths.PUBLISH_VARIABLE) == "1":
         return root
-    return paths.kernel_results_root(kernels)
+    if kernels != recorded:
+        return paths.kernel_results_root(kernels)
+    return paths.scratch_results_root() if os.environ.get(paths.SCRATCH_VARIABLE) == "1" else root
 
 
 def run_path(config, kernels=None, root=None):
@@ -477,9 +489,9 @@ def _completed_versions(versions, path):
     return versions
 
 
-def _warn_corrupt(reason):
-    warnings.warn(f"ignoring result file {reason}; the run counts as missing and will be recomputed",
-                  CorruptResultWarning, stacklevel=3)
+def _warn_corrupt(reason, found=None):
+    then = "the run counts as missing and will be recomputed" if found is None else f"the run is read from {found}"
+    warnings.warn(f"ignoring result file {reason}; {then}", CorruptResultWarning, stacklevel=3)
 
 
 def _warn_stale(reason):
@@ -490,7 +502,7 @@ def _warn_stale(reason):
 def lookup(config, code_version=None, kernels=None, root=None):
     """The stored run of ``config`` and its state, without warnings.
 
-    Looks in the cache, then among the runs computed apart under ``kernels`` (see :func:`results_root_for`).
+    Looks in the cache, then where runs computed under ``kernels`` are written (see :func:`results_root_for`).
 
     Parameters
     ----------
@@ -509,25 +521,33 @@ def lookup(config, code_version=None, kernels=None, root=None):
         None unless the state is ``"ok"``.
     state : {"ok", "missing", "corrupt", "stale"}
     reason : str
-        Why a file was not loaded, naming it (empty when ok or missing).
+        Why a file was not loaded, naming it; empty when none was passed over. A corrupt file is named even when
+        the state is ``"ok"`` (the run was found sound where runs computed under ``kernels`` go), with how to
+        repair it: no recomputed run replaces it.
     """
     kernels = process_versions()["kernels"] if kernels is None else kernels
-    places = dict.fromkeys([run_path(config, root=root), run_path(config, kernels, root)])
+    written = run_path(config, kernels, root)
     problem = None
-    for path in places:
+    for path in dict.fromkeys([run_path(config, root=root), written]):
         try:
-            return read_run(path, expected_config=config, code_version=code_version), "ok", ""
+            run = read_run(path, expected_config=config, code_version=code_version)
         except FileNotFoundError:
             continue
         except _Corrupt as exc:
-            problem = problem or ("corrupt", f"{path}: {exc}")
+            # Runs computed here go elsewhere, so this file stays corrupt (in the tracked cache, say) until repaired.
+            repair = "" if path == written else (f"; runs computed here go to {written.parent}, so restore it with "
+                                                 f"`git checkout -- {path}` or delete it")
+            problem = problem or ("corrupt", f"{path}: {exc}{repair}")
         except _Stale as exc:
             problem = problem or ("stale", f"{path}: {exc}")
+        else:
+            return run, "ok", problem[1] if problem and problem[0] == "corrupt" else ""
     return (None, "missing", "") if problem is None else (None, *problem)
 
 
 def cached_run(config, code_version=None, root=None):
-    """The stored run of ``config``, or None if it is missing, corrupt or stale (the last two with a warning).
+    """The stored run of ``config``, or None if it is missing, corrupt or stale (the last two with a warning; a
+    corrupt file passed over for a sound run found elsewhere is warned of too, see :func:`lookup`).
 
     Parameters
     ----------
@@ -537,10 +557,10 @@ def cached_run(config, code_version=None, root=None):
         See :func:`lookup`.
     """
     run, state, reason = lookup(config, code_version, root=root)
-    if state == "corrupt":
-        _warn_corrupt(reason)
-    elif state == "stale":
+    if state == "stale":
         _warn_stale(reason)
+    elif reason:
+        _warn_corrupt(reason, None if run is None else run.path)
     return run
 
 

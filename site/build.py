@@ -8,7 +8,8 @@ The build writes, under ``--out`` (default ``_site/``, not tracked):
 
 ``source/``
     the Sphinx project: ``conf.py``, ``_ext/`` and ``_static/`` from this folder, a copy of every registered
-    notebook, and the generated pages (landing page, scorecard, README, code pages, ``companion.json``);
+    notebook, and the generated pages (landing page, scorecard, README, the pages of ``docs/``, the teacher's page,
+    code pages, ``companion.json``);
 ``html/``
     the site; open ``html/index.html``, or serve it: ``python -m http.server -d _site/html``.
 
@@ -39,15 +40,21 @@ REPO = SITE.parent
 DEFAULT_OUT = REPO / "_site"
 #: Python files that get a code page: the library, and the script that draws the scorecard's figure.
 CODE_ROOTS = ("common", "reproduce.py")
-#: Markdown files of the repository shown as pages (beside README.md, shown as ``readme``).
+#: Markdown files of the repository shown as pages (beside README.md, shown as ``readme``, and ``docs/*.md``).
 DATA_PAGES = ("data/datasets/README.md", "data/nas_cells/README.md")
+#: The documentation's pages: every ``docs/*.md`` is a page of the site at the same path (``docs/judging.md`` ->
+#: ``docs/judging.html``), listed under "About" in this order (pages not named here follow, by name); the course's
+#: page, :data:`COURSE_PAGE`, is the teacher's page instead.
+DOCS = "docs"
+DOCS_ORDER = ("judging", "papers", "substitutes", "scales-and-caching", "jupyter", "dask", "site", "tests",
+              "reproducibility", "layout")
 #: What each kind of module does, as a paper page's banner says it.
 MODULE_ROLES = (("common.experiments.{key}", "experiments: grid, run function, figures"),
                 ("common.experiments.{key}_claims", "claims and their checks"),
                 ("common.methods.{key}", "the paper's method"),
                 ("common.lessons.{topic}", "the lesson's computations and drawings"))
-#: The README's section that is also the site's teacher's page (``course.html``), from its heading to the next one.
-COURSE_SECTION = "## Teaching a course from the companion"
+#: The documentation's page that is also the site's teacher's page (``course.html``), whole.
+COURSE_PAGE = "docs/course.md"
 VERDICT_ORDER = tuple(VERDICTS) + tuple(IDENTITY_VERDICTS)
 NUMBER_WORDS = dict(enumerate(("No", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten")))
 
@@ -472,7 +479,8 @@ what to show live, and how to run the course offline in a classroom.
 {course_toc}
 ```
 """ if lessons else ""
-    data_docs = "\n".join(path[:-3] for path in DATA_PAGES if (REPO / path).exists())
+    data_docs = "\n".join([*(path[:-3] for path in docs_pages()),
+                           *(path[:-3] for path in DATA_PAGES if (REPO / path).exists())])
     count = NUMBER_WORDS.get(len(papers), str(len(papers)))
     return f"""---
 html_theme.sidebar_secondary.remove: true
@@ -491,9 +499,10 @@ yourself, and change their parameters, open them in Jupyter Lab
 
 - **[The scorecard](scorecard.md)**: every claim of every paper with its verdict, effect size and interval, filterable
   by paper and verdict.
-- **[How a claim is judged](readme.md#how-a-claim-is-judged)**, the **[substitutes](readme.md#substitutes)** used where
-  a paper's data cannot be had offline, and the **[scales](readme.md#scales-and-the-published-configuration)**
-  (smoke, quick, paper) of every notebook: from the [README](readme.md).
+- **[How a claim is judged](docs/judging.md#how-a-claim-is-judged)**, the
+  **[substitutes](docs/substitutes.md#substitutes)** used where a paper's data cannot be had offline, and the
+  **[scales](docs/scales-and-caching.md#scales-and-the-published-configuration)** (smoke, quick, paper) of every
+  notebook; all the documentation starts from the [README](readme.md).
 - **[The code](code/index.md)**: every module of the shared library; each figure links to the functions that draw it.
 - **Search** (the box at the top left, or press Ctrl+K) covers the notebooks, the scorecard and the code.
 {course}
@@ -555,16 +564,11 @@ def lesson_card(entry, image):
 
 
 def course_page(staged, code_pages_by_file):
-    """The teacher's page: the README's section :data:`COURSE_SECTION`, as its own page (``course.md``)."""
-    text = (REPO / "README.md").read_text(encoding="utf-8")
-    start = text.find(COURSE_SECTION + "\n")
-    if start < 0:
-        raise SystemExit(f"error: README.md has no section {COURSE_SECTION!r}, the site's teacher's page")
-    end = text.find("\n## ", start + len(COURSE_SECTION))
-    section = text[start:end if end >= 0 else len(text)]
-    section = "# " + section[len("## "):].replace("\n### ", "\n## ")
-    section = section.replace("](#", "](README.md#")  # the README's other sections are on the README's page
-    return rewrite_markdown(section, "README.md", staged, code_pages_by_file)
+    """The teacher's page (``course.md``): :data:`COURSE_PAGE`, whole, its links pointing at the site's pages."""
+    path = REPO / COURSE_PAGE
+    if not path.is_file():
+        raise SystemExit(f"error: {COURSE_PAGE} is missing: it is the site's teacher's page")
+    return rewrite_markdown(path.read_text(encoding="utf-8"), COURSE_PAGE, staged, code_pages_by_file)
 
 
 def format_interval(row):
@@ -702,10 +706,23 @@ The figure is drawn by `_claims_figure` in [`reproduce.py`](code/reproduce.md#de
 """
 
 
+def docs_pages():
+    """Repository paths of the documentation's pages shown at their own path (every ``docs/*.md`` but the course's
+    page, :data:`COURSE_PAGE`), in :data:`DOCS_ORDER`, then by name."""
+    found = sorted(path.relative_to(REPO).as_posix() for path in (REPO / DOCS).glob("*.md"))
+    rank = {f"{DOCS}/{name}.md": number for number, name in enumerate(DOCS_ORDER)}
+    return sorted((path for path in found if path != COURSE_PAGE), key=lambda path: (rank.get(path, len(rank)), path))
+
+
 def readme_pages(source_dir, staged, code_pages_by_file):
+    """The README (``readme.md``), every page of ``docs/`` and the data folders' READMEs, their links pointing at
+    the site's pages."""
     text = (REPO / "README.md").read_text(encoding="utf-8")
     text = re.sub(r"\A# [^\n]*", "# About the companion (README)", text, count=1)
     write_if_changed(source_dir / "readme.md", rewrite_markdown(text, "README.md", staged, code_pages_by_file))
+    for path in docs_pages():
+        write_if_changed(source_dir / path, rewrite_markdown((REPO / path).read_text(encoding="utf-8"), path,
+                                                             staged, code_pages_by_file))
     for path in DATA_PAGES:
         if (REPO / path).exists():
             write_if_changed(source_dir / path, rewrite_markdown((REPO / path).read_text(encoding="utf-8"), path,
@@ -761,6 +778,9 @@ def stage(source_dir):
     code_pages_by_file = {relpath: code_docname(relpath) for relpath in code_files()}
     staged = {"README.md": "readme.md", "REPRODUCTION.md": "scorecard.md"}
     staged.update({path: path for path in DATA_PAGES if (REPO / path).exists()})
+    staged.update({path: path for path in docs_pages()})
+    if any(entry["lesson"] for entry in entries):
+        staged[COURSE_PAGE] = "course.md"  # links to docs/course.md go to the teacher's page
     linker = Linker(code_pages)
     notebooks = {}
     for entry in entries:

@@ -228,3 +228,115 @@ def test_every_regenerated_figure_says_where_the_paper_has_it_and_what_to_compar
                 assert re.search(r"\((§|App\. |the parallel setting)", caption) and "compare" in caption, (
                     f"{notebook.name}, cell {index}: the caption of a regenerated figure names neither the paper's "
                     f"section nor what to compare: {caption[:160]}")
+
+
+# Issue 64, item 2: a reader's matplotlibrc must not reach the published bytes. Each line would change a saved figure.
+HOSTILE_RC = """\
+lines.linewidth: 5
+font.size: 20
+font.family: serif
+axes.prop_cycle: cycler('color', ['r', 'k'])
+axes.facecolor: yellow
+image.cmap: gray
+figure.autolayout: True
+figure.dpi: 40
+savefig.dpi: 50
+savefig.bbox: tight
+savefig.transparent: True
+pdf.fonttype: 42
+pdf.compression: 0
+"""
+# A fresh process saves a toy figure with save_figure: after use_style(), after only STYLE (what use_style did before
+# issue 64), or after use_style() in an IPython shell whose inline backend is active, as in a notebook's kernel.
+SAVE_TOY_FIGURE = """\
+import sys
+
+import matplotlib
+import matplotlib.pyplot as plt
+import numpy as np
+
+from common import plotting
+
+if sys.argv[1] == "inline":   # MPLBACKEND names the inline backend, which activates at the first figure
+    from IPython.core.interactiveshell import InteractiveShell
+
+    InteractiveShell.instance()
+if sys.argv[1] == "style_only":
+    matplotlib.rcParams.update(plotting.STYLE)
+else:
+    plotting.use_style()
+fig, (lines, image) = plt.subplots(1, 2)
+for shift in range(3):
+    lines.plot([0, 1, 2], [shift, shift + 1, 2 * shift])
+lines.set(title="three lines", xlabel="x")
+image.imshow(np.arange(12.0).reshape(3, 4))
+plotting.save_figure(fig, "toy", "fig1")
+"""
+RUNS = {"plain": ("", "use_style"), "hostile": (HOSTILE_RC, "use_style"), "inline": ("", "inline"),
+        "style_only": (HOSTILE_RC, "style_only")}
+
+
+@pytest.fixture(scope="module")
+def saved_bytes(tmp_path_factory):
+    """The bytes of the toy figure's PNG and PDF from each of :data:`RUNS`, each in a fresh process with its own
+    matplotlibrc (empty or hostile) named by MATPLOTLIBRC and run in a folder of its own (matplotlib reads a
+    matplotlibrc in the working directory first), all at once."""
+    import os
+    import subprocess
+    import sys
+
+    from common import paths
+
+    processes = {}
+    for run, (rc, mode) in RUNS.items():
+        folder = tmp_path_factory.mktemp(run)
+        (folder / "matplotlibrc").write_text(rc)
+        backend = "module://matplotlib_inline.backend_inline" if mode == "inline" else "Agg"   # as ipykernel sets it
+        env = {**os.environ, "MATPLOTLIBRC": str(folder / "matplotlibrc"), "MPLBACKEND": backend,
+               "BO_FIGURES_ROOT": str(folder), "PYTHONPATH": str(paths.repo_root())}
+        env.pop(plotting.AUDIT_VARIABLE, None)
+        processes[run] = folder, subprocess.Popen([sys.executable, "-c", SAVE_TOY_FIGURE, mode], cwd=folder, env=env,
+                                                  stderr=subprocess.PIPE, text=True)
+    saved = {}
+    for run, (folder, process) in processes.items():
+        assert process.wait(timeout=120) == 0, f"{run}: {process.stderr.read()}"
+        saved[run] = {suffix: (folder / "toy" / f"fig1.{suffix}").read_bytes() for suffix in ("png", "pdf")}
+    return saved
+
+
+@pytest.mark.parametrize("suffix", ["png", "pdf"])
+def test_a_readers_matplotlibrc_leaves_the_saved_bytes_unchanged(saved_bytes, suffix):
+    assert saved_bytes["hostile"][suffix] == saved_bytes["plain"][suffix], f"a matplotlibrc changed the {suffix}"
+
+
+@pytest.mark.parametrize("suffix", ["png", "pdf"])
+def test_the_hostile_matplotlibrc_changes_a_figure_styled_by_style_alone(saved_bytes, suffix):
+    """The check above would pass vacuously if matplotlib ignored the hostile file or STYLE pinned its keys."""
+    assert saved_bytes["style_only"][suffix] != saved_bytes["plain"][suffix]
+
+
+@pytest.mark.parametrize("suffix", ["png", "pdf"])
+def test_a_figure_saved_under_the_inline_backend_has_the_bytes_of_one_saved_outside_it(saved_bytes, suffix):
+    assert saved_bytes["inline"][suffix] == saved_bytes["plain"][suffix], f"the inline backend changed the {suffix}"
+
+
+def test_use_style_resets_an_rcparam_set_before_it_to_matplotlibs_default(tmp_path):
+    import matplotlib
+
+    (tmp_path / "matplotlibrc").write_text(HOSTILE_RC)
+    hostile = matplotlib.rc_params_from_file(tmp_path / "matplotlibrc", use_default_template=False)
+    with matplotlib.rc_context(hostile):
+        plotting.use_style()
+        changed = {key: matplotlib.rcParams[key] for key in hostile
+                   if matplotlib.rcParams[key] != plotting.STYLE.get(key, matplotlib.rcParamsDefault[key])}
+    assert changed == {}
+
+
+def test_use_style_keeps_the_sessions_backend(monkeypatch):
+    """In a notebook's kernel the backend is the inline one, which shows the figures: the style must not reset it."""
+    import matplotlib
+
+    monkeypatch.setitem(matplotlib.rcParams, "backend", "pdf")
+    with matplotlib.rc_context():
+        plotting.use_style()
+        assert matplotlib.rcParams["backend"] == "pdf"

@@ -2,6 +2,7 @@
 import importlib.util
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -34,8 +35,10 @@ def test_a_logged_execution_lists_what_it_read_and_not_what_it_wrote(tmp_path):
 
 
 @pytest.fixture
-def executed(tmp_path):
-    """A finished execution's files and its record: source notebook, outputs and two input files."""
+def executed(tmp_path, monkeypatch):
+    """A finished execution's files and its record: source notebook, outputs and two input files (in a results
+    cache of its own, which the record names by its variable)."""
+    monkeypatch.setenv(paths.RESULTS_ROOT_VARIABLE, str(tmp_path))
     source = tmp_path / "toy.ipynb"
     cell = nbformat.v4.new_code_cell("x = 1")
     nbformat.write(nbformat.v4.new_notebook(cells=[cell]), source)
@@ -46,7 +49,7 @@ def executed(tmp_path):
     inputs.mkdir()
     (inputs / "a.npz").write_bytes(b"a")
     (inputs / "b.csv").write_bytes(b"b")
-    files = [str(inputs / "a.npz"), str(inputs / "b.csv"), f"{inputs}/"]
+    files = [provenance._shown(path) for path in (inputs / "a.npz", inputs / "b.csv", f"{inputs}/")]
     record = provenance.make_record(source, source, figures, {"n_seeds": 3}, files)
     provenance.write_record(figures, record)
     return {"source": source, "figures": figures, "inputs": inputs, "parameters": {"n_seeds": 3}}
@@ -100,13 +103,97 @@ def test_an_edited_cell_is_a_change_but_its_outputs_are_not_the_cells(executed):
 
 def test_no_record_is_a_reason(executed):
     (executed["figures"] / provenance.RECORD_NAME).unlink()
-    assert "no record" in _changes(executed)[0]
+    assert "no trustworthy record" in _changes(executed)[0]
 
 
 def test_other_package_versions_are_named(executed, monkeypatch):
     versions = provenance.package_versions()
     monkeypatch.setattr(provenance, "package_versions", lambda: {**versions, "numpy": "0.0"})
     assert "numpy" in _changes(executed)[0]
+
+
+def test_a_record_names_a_file_of_an_outside_cache_by_its_root_never_by_an_absolute_path(executed):
+    record = provenance.load_record(executed["figures"])
+    assert sorted(record["inputs"]) == ["$BO_RESULTS_ROOT/inputs/", "$BO_RESULTS_ROOT/inputs/a.npz",
+                                        "$BO_RESULTS_ROOT/inputs/b.csv", provenance.JOB_SCRIPT]
+
+
+def test_the_same_record_read_with_the_cache_variable_unset_is_a_change(executed, monkeypatch):
+    # Issue 64 item 1: a record made from another cache kept vouching for its files by their absolute paths.
+    monkeypatch.delenv(paths.RESULTS_ROOT_VARIABLE)
+    reasons = _changes(executed)
+    assert any("results cache" in reason for reason in reasons)
+    assert any("input files changed or are missing" in reason for reason in reasons)
+
+
+def test_an_outside_cache_is_judged_by_the_bytes_of_its_files(executed, tmp_path, monkeypatch):
+    # A copy of the cache vouches for the same outputs; one changed run in it does not.
+    copy = tmp_path / "copy"
+    shutil.copytree(executed["inputs"], copy / "inputs")
+    monkeypatch.setenv(paths.RESULTS_ROOT_VARIABLE, str(copy))
+    assert _changes(executed) == []
+    (copy / "inputs" / "a.npz").write_bytes(b"changed")
+    assert "a.npz" in _changes(executed)[0]
+
+
+def test_a_record_with_an_absolute_path_is_refused(executed, tmp_path):
+    with pytest.raises(ValueError, match="outside the repository"):
+        provenance.make_record(executed["source"], executed["source"], executed["figures"], {},
+                               ["/somewhere/else/run.npz"])
+
+
+def test_a_hand_edited_record_is_not_trusted(executed):
+    # Issue 64 item 4: an input changed, and the record edited to vouch for it.
+    (executed["inputs"] / "b.csv").write_bytes(b"other")
+    path = executed["figures"] / provenance.RECORD_NAME
+    record = json.loads(path.read_text())
+    record["inputs"]["$BO_RESULTS_ROOT/inputs/b.csv"] = provenance.digest(executed["inputs"] / "b.csv")
+    path.write_text(json.dumps(record, indent=1))
+    assert "does not match its own digest" in _changes(executed)[0]
+
+
+LOOKER = """
+import common  # installs the logging hook
+from common import paths, provenance
+print(provenance.looked_for(paths.results_root() / "optional.csv"))
+"""
+
+
+@pytest.mark.parametrize("present", [False, True])
+def test_a_file_looked_for_is_an_input_whether_it_exists_or_not(tmp_path, present):
+    # Issue 64 item 3: creating or deleting an optional file the code looked for executes the notebook again.
+    results, log = tmp_path / "results", tmp_path / "log" / "reads.log"
+    results.mkdir()
+    log.parent.mkdir()
+    optional = results / "optional.csv"
+    if present:
+        optional.write_text("a,b\n")
+    environment = {**os.environ, provenance.READ_LOG_VARIABLE: str(log), paths.RESULTS_ROOT_VARIABLE: str(results)}
+    printed = subprocess.run([sys.executable, "-c", LOOKER], env=environment, check=True, cwd=tmp_path,
+                             capture_output=True, text=True).stdout
+    assert printed.strip() == str(present)
+    assert provenance.read_log(log) == [str(optional)]
+    source = tmp_path / "toy.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("x = 1")]), source)
+    figures = tmp_path / "figures"
+    figures.mkdir()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(paths.RESULTS_ROOT_VARIABLE, str(results))
+        provenance.write_record(figures, provenance.make_record(source, source, figures, {}, ["$BO_RESULTS_ROOT/"
+                                                                                              "optional.csv"]))
+        assert provenance.changes(source, source, figures, {}) == []
+        optional.unlink() if present else optional.write_text("a,b\n")
+        assert "optional.csv" in provenance.changes(source, source, figures, {})[0]
+
+
+def test_the_library_checks_for_a_file_only_through_looked_for():
+    # An existence check the read log does not see would let a file appear without re-executing the notebook.
+    checks = ("os.path.exists(", "os.path.isfile(", ".exists()", ".is_file()")
+    found = [f"{path.relative_to(paths.repo_root())}:{number}"
+             for path in sorted((paths.repo_root() / "common").rglob("*.py")) if path.name != "provenance.py"
+             for number, line in enumerate(path.read_text().splitlines(), start=1)
+             if any(check in line for check in checks) and "entry.is_file()" not in line]
+    assert found == []
 
 
 @pytest.fixture(scope="module")

@@ -20,7 +20,7 @@ import psutil
 import pytest
 import toy_runs
 
-from common import claims, notebook, paths, plotting, runner, stats, store
+from common import claims, notebook, paths, plotting, provenance, runner, stats, store
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
@@ -160,6 +160,43 @@ def test_readme_counts_replace_only_the_text_between_the_markers(reproduce, tmp_
     assert text.startswith("intro\n") and text.endswith(f"{closing}\nrest\n")
     assert "stale table" not in text and "| `toy` | smoke | 0 | 0 | 0 | 0 | 1 |" in text
     assert not reproduce.write_readme_blocks(TOY_REGISTRY)  # unchanged the second time
+
+
+def test_readme_blocks_are_rewritten_in_the_docs_page_that_holds_their_markers(reproduce, tmp_path, monkeypatch):
+    table = claims.verdict_table([claims.claim("C1", "Fig. 1", "Noise is noise", verdict="not comparable",
+                                               reason="toy")])
+    claims.save_verdicts("toy", table, "smoke")
+    monkeypatch.setattr(paths, "repo_root", lambda: tmp_path)
+    monkeypatch.setattr(paths, "scorecard_path", lambda: tmp_path / "REPRODUCTION.md")
+    calls = []
+    monkeypatch.setitem(reproduce.README_BLOCKS, "multiplicity", lambda registry: calls.append(1) or "| new |")
+    readme = tmp_path / "README.md"
+    readme.write_text("# intro, no block\n")
+    (tmp_path / "docs").mkdir()
+    page, other = tmp_path / "docs" / "judging.md", tmp_path / "docs" / "other.md"
+    opening, closing = reproduce.readme_markers("multiplicity")
+    page.write_text(f"# Judging\n{opening}\nstale\n{closing}\nrest\n")
+    other.write_text(f"{opening}\nstale too\n{closing}\n")
+    assert [path.name for path in reproduce.readme_block_files()] == ["README.md", "judging.md", "other.md"]
+    assert reproduce.write_readme_blocks(TOY_REGISTRY)
+    assert page.read_text() == f"# Judging\n{opening}\n| new |\n{closing}\nrest\n"
+    assert other.read_text() == f"{opening}\n| new |\n{closing}\n"
+    assert readme.read_text() == "# intro, no block\n" and calls == [1]  # each table computed once
+    assert not list(tmp_path.rglob(".*.tmp"))  # replaced atomically, nothing left over
+    assert not reproduce.write_readme_blocks(TOY_REGISTRY)  # unchanged the second time
+
+
+def test_every_readme_block_has_its_markers_once_in_the_readme_or_a_docs_page(reproduce):
+    """Each generated block of ``README_BLOCKS`` is in exactly one of README.md and docs/*.md, so that
+    ``python reproduce.py`` rewrites it there; the verdict counts stay in the README."""
+    texts = {path.relative_to(paths.repo_root()).as_posix(): path.read_text(encoding="utf-8")
+             for path in reproduce.readme_block_files()}
+    for block in reproduce.README_BLOCKS:
+        opening, closing = reproduce.readme_markers(block)
+        holders = [name for name, text in texts.items() if opening in text]
+        assert len(holders) == 1, f"the block {block!r} is in {holders or 'no file'}"
+        assert texts[holders[0]].index(opening) < texts[holders[0]].find(closing), block
+    assert reproduce.readme_markers("verdict counts")[0] in texts["README.md"]
 
 
 def test_readme_counts_leave_the_readme_alone_when_the_scorecard_is_redirected(reproduce, tmp_path, monkeypatch):
@@ -354,7 +391,8 @@ def test_a_missing_cached_run_makes_the_notebook_execute_again_naming_it(reprodu
     record = json.loads((paths.figures_dir("toy") / "inputs.json").read_text())
     runs = [name for name in record["inputs"] if name.endswith(".npz")]
     assert len(runs) == 4  # the published grid: two methods x two seeds
-    Path(runs[0]).unlink()
+    assert all(run.startswith("$BO_RESULTS_ROOT/toy/") for run in runs)  # named by the cache's root, not absolute
+    provenance.path_of(runs[0]).unlink()
     capsys.readouterr()
     assert reproduce.main(["toy"], registry=TOY_REGISTRY) == 0
     output = capsys.readouterr().out
@@ -515,13 +553,13 @@ def test_corrupt_and_stale_cached_runs_are_named_in_the_console_report(reproduce
     capsys.readouterr()
     assert reproduce.main(["toy"], registry=TOY_REGISTRY) == 0
     report = capsys.readouterr().out
-    assert "1 corrupt cached file(s) recomputed" in report and runs[0].key in report
+    assert "1 corrupt cached file(s) not loaded" in report and runs[0].key in report
 
 
 def test_many_replaced_cached_files_are_counted_and_only_the_first_named(reproduce):
     stale = [f"run{index}: computed by code version 1, the code is at version 2" for index in range(64)]
     report = reproduce._replaced({"corrupt": [], "stale": stale})
-    assert report.startswith("; 64 stale cached file(s) recomputed: run0: computed")
+    assert report.startswith("; 64 stale cached file(s) not loaded: run0: computed")
     assert "run2:" in report and "run3:" not in report and report.endswith("; and 61 more")
 
 
@@ -606,8 +644,8 @@ def test_jupyter_nbconvert_of_bo_basics_at_smoke_scale_leaves_the_published_cach
     source = paths.notebooks_dir() / "bo_basics.ipynb"
     copy = nbformat.read(source, as_version=4)
     parameters = next(cell for cell in copy.cells if "injected-parameters" in cell.metadata.get("tags", []))
-    assert 'scale = "quick"' in parameters.source
-    parameters.source = 'scale = "smoke"'  # every other parameter at the smoke scale's value
+    assert 'scale = None' in parameters.source  # the published configuration, every parameter None
+    parameters.source = parameters.source.replace('scale = None', 'scale = "smoke"')  # as the README says
     nbformat.write(copy, tmp_path / "bo_basics.ipynb")
     data = paths.repo_root() / "data"
     before = sorted(path for path in data.rglob("*") if path.is_file())
@@ -619,3 +657,39 @@ def test_jupyter_nbconvert_of_bo_basics_at_smoke_scale_leaves_the_published_cach
     assert result.returncode == 0, result.stderr[-2000:]
     assert sorted(path for path in data.rglob("*") if path.is_file()) == before
     assert list((tmp_path / "output" / "smoke" / "results").rglob("*.npz"))
+    # Issue 64 item 7b: the smoke scale whole (2 seeds), not the published overrides (8) at the smoke scale.
+    executed = nbformat.read(tmp_path / "executed.ipynb", as_version=4)
+    shown = next(json.dumps(cell.outputs) for cell in executed.cells if "notebook_parameters(" in cell.source)
+    assert "'n_seeds': 2" in shown and "'scale': 'smoke'" in shown
+
+
+def test_the_published_configuration_read_from_another_cache_never_goes_over_the_tracked_outputs(
+        reproduce, tmp_path, monkeypatch, capsys):
+    # Issue 64 item 1: a forced run with BO_RESULTS_ROOT at a changed copy of the cache rewrote tracked files.
+    monkeypatch.setenv("BO_RESULTS_ROOT", str(tmp_path / "copy"))
+    monkeypatch.setenv("BO_OUTPUT_ROOT", str(tmp_path / "output"))
+    monkeypatch.delenv("BO_FIGURES_ROOT")
+    notebook_path, figures_path = reproduce._destinations(reproduce.published_plan("bo_basics"))
+    assert {tmp_path / "output"} <= set(notebook_path.parents) & set(figures_path.parents)
+    namespace = {"In": ["", TOY_PARAMETERS, "params = ..."], "scale": None}
+    notebook.notebook_parameters(toy_runs, namespace)
+    assert tmp_path / "output" in paths.figures_root().parents
+    assert "not the committed cache" in capsys.readouterr().out
+
+
+def test_the_published_configuration_from_the_committed_cache_goes_to_the_tracked_outputs(reproduce, monkeypatch):
+    for variable in ("BO_RESULTS_ROOT", "BO_FIGURES_ROOT"):
+        monkeypatch.delenv(variable)
+    notebook_path, figures_path = reproduce._destinations(reproduce.published_plan("bo_basics"))
+    assert (notebook_path, figures_path) == (paths.notebooks_dir() / "bo_basics.ipynb", paths.figures_dir("bo_basics"))
+
+
+def test_the_first_line_names_the_folder_of_the_kernels_that_compute(reproduce, tmp_path, monkeypatch):
+    # Issue 64 item 6: a Dask worker under Sandybridge computed into its own folder while the line named Haswell's.
+    (tmp_path / "results").mkdir()
+    (tmp_path / "results" / store.NUMERIC_RECORD).write_text(json.dumps({"kernels": "SkylakeX"}))
+    monkeypatch.setenv("BO_OUTPUT_ROOT", str(tmp_path / "output"))
+    monkeypatch.setattr(runner, "computing_kernels", lambda address: "Sandybridge" if address else "Haswell")
+    line = reproduce.numeric_environment_line("tcp://scheduler:8786")
+    assert "Dask workers' OpenBLAS kernels: Sandybridge" in line and "results-by-kernels/Sandybridge/" in line
+    assert "results-by-kernels/Haswell/" in reproduce.numeric_environment_line(None)

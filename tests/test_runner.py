@@ -1,11 +1,13 @@
 """The runner and result store: caching, resuming, corruption, staleness, claims, backends, costs."""
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
 import threading
 import time
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -451,7 +453,8 @@ def _other_kernels():
     return None
 
 
-def test_a_dask_worker_with_other_kernels_sends_its_runs_apart_recording_its_own_kernels(tmp_path, monkeypatch):
+def test_a_dask_worker_with_other_kernels_sends_its_runs_apart_recording_its_own_kernels_and_says_where(
+        tmp_path, monkeypatch, capsys):
     from common import _threads
     distributed = pytest.importorskip("distributed")
     other = _other_kernels()
@@ -465,10 +468,73 @@ def test_a_dask_worker_with_other_kernels_sends_its_runs_apart_recording_its_own
     monkeypatch.setenv("OPENBLAS_CORETYPE", other)
     monkeypatch.setenv(_threads.FORCE_VARIABLE, other)
     with distributed.LocalCluster(processes=True, n_workers=1, threads_per_worker=1, dashboard_address=None) as cluster:
-        runner.run_grid(grid(n_seeds=2), toy_run, dask_address=cluster.scheduler_address, progress=False)
+        destination = runner.destination_of_new_runs(cluster.scheduler_address)
+        runner.run_grid(grid(n_seeds=2), toy_run, dask_address=cluster.scheduler_address, progress=True)
     assert not (cache / "toy").exists()
-    apart = sorted((tmp_path / "output" / "results-by-kernels" / other / "toy").glob("*.npz"))
+    folder = tmp_path / "output" / "results-by-kernels" / other
+    apart = sorted((folder / "toy").glob("*.npz"))
     assert len(apart) == 2 and {store.read_run(path).kernels for path in apart} == {other}
+    # Issue 64 item 6: the folder named is the workers', not this process's (the cache's kernels here).
+    assert destination == folder and runner.destination_of_new_runs() == cache
+    assert f"toy: computing into {folder}/" in capsys.readouterr().err
+
+
+def test_a_corrupt_file_of_the_cache_is_named_by_every_job_until_it_is_restored(tmp_path, monkeypatch):
+    cache = tmp_path / "cache"
+    _record_cache_kernels(cache, "KernelsOfAnotherCPU")  # so runs computed here go apart, not over the corrupt file
+    monkeypatch.setenv("BO_RESULTS_ROOT", str(cache))
+    monkeypatch.setenv("BO_OUTPUT_ROOT", str(tmp_path / "output"))
+    configs = grid(n_seeds=2)
+    monkeypatch.setenv(paths.PUBLISH_VARIABLE, "1")
+    runner.run_grid(configs, toy_run, n_jobs=1, progress=False)
+    monkeypatch.delenv(paths.PUBLISH_VARIABLE)
+    path = store.run_path(configs[0])
+    original = path.read_bytes()
+    _garble(path, None)
+    repair = f"restore it with `git checkout -- {re.escape(str(path))}` or delete it"
+    with pytest.warns(store.CorruptResultWarning, match=repair):
+        runner.run_grid(configs, toy_run, n_jobs=1, progress=False)
+    assert path.read_bytes() != original  # the recomputed run went apart
+    for _ in range(2):  # every later job names it again, though it loads the sound run apart
+        runner.reset_run_counts()
+        with pytest.warns(store.CorruptResultWarning, match=repair):
+            runner.run_grid(configs, toy_run, n_jobs=1, progress=False)
+        counts = runner.run_counts()
+        assert (counts["loaded"], counts["computed"]) == (2, 0)
+        assert [entry.split(":")[0] for entry in counts["corrupt"]] == [store.run_key(configs[0])]
+    with pytest.warns(store.CorruptResultWarning, match=repair):
+        assert store.cached_run(configs[0]) is not None
+    path.write_bytes(original)  # restored, as by git checkout
+    runner.reset_run_counts()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        runner.run_grid(configs, toy_run, n_jobs=1, progress=False)
+    assert runner.run_counts()["corrupt"] == []
+
+
+def test_new_runs_of_an_unpublished_configuration_go_to_the_scratch_cache_and_cached_ones_are_reused(
+        tmp_path, monkeypatch):
+    cache, scratch = tmp_path / "cache", tmp_path / "output" / "results"
+    _record_cache_kernels(cache, store.process_versions()["kernels"])
+    monkeypatch.setenv("BO_RESULTS_ROOT", str(cache))
+    monkeypatch.setenv("BO_OUTPUT_ROOT", str(tmp_path / "output"))
+    runner.run_grid(grid(n_seeds=2), toy_run, n_jobs=1, progress=False)  # the published grid
+    monkeypatch.setenv("BO_SCRATCH_RUNS", "1")  # an override: one more seed
+    runner.reset_run_counts()
+    runner.run_grid(grid(n_seeds=3), toy_run, n_jobs=1, progress=False)
+    assert (runner.run_counts()["loaded"], runner.run_counts()["computed"]) == (2, 1)
+    assert len(list((cache / "toy").glob("*.npz"))) == 2
+    assert [path.stem for path in (scratch / "toy").glob("*.npz")] == [store.run_key(toy_config(2))]
+    runner.reset_run_counts()
+    runner.run_grid(grid(n_seeds=3), toy_run, n_jobs=1, progress=False)
+    assert (runner.run_counts()["loaded"], runner.run_counts()["computed"]) == (3, 0)
+    # A published grid never reads the scratch cache; publishing fills the cache whatever the configuration.
+    monkeypatch.delenv("BO_SCRATCH_RUNS")
+    assert store.cached_run(toy_config(2)) is None
+    monkeypatch.setenv("BO_SCRATCH_RUNS", "1")
+    monkeypatch.setenv(paths.PUBLISH_VARIABLE, "1")
+    runner.run_grid(grid(n_seeds=3), toy_run, n_jobs=1, progress=False)
+    assert len(list((cache / "toy").glob("*.npz"))) == 3
 
 
 def test_dask_workers_with_different_kernels_are_refused_naming_each():

@@ -607,6 +607,89 @@ def test_jupyter_lab_and_nbconvert_come_with_the_set_up():
         assert result.stdout.strip().splitlines()[-1] == pins[package], (command, result.stdout)
 
 
+#: The most README.md may weigh (issue 62: a README a newcomer reads in five minutes; the rest is in docs/).
+README_BYTES = 12_000
+
+
+def _github_anchors(text):
+    """The anchors GitHub gives a Markdown file's headings (outside fenced code), and its explicit HTML ids."""
+    anchors, seen, fenced = set(), Counter(), False
+    for line in text.splitlines():
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+        if fenced:
+            continue
+        anchors.update(re.findall(r'<a\s+(?:id|name)="([^"]+)"', line))
+        heading = re.match(r"^#{1,6}\s+(.*?)\s*#*\s*$", line)
+        if not heading:
+            continue
+        title = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", heading.group(1))  # a link's text only
+        slug = re.sub(r"[^\w\- ]", "", title.replace("`", "").lower()).replace(" ", "-")
+        anchors.add(f"{slug}-{seen[slug]}" if seen[slug] else slug)
+        seen[slug] += 1
+    return anchors
+
+
+def _relative_links(text):
+    """``[label](target)`` and ``![alt](target)`` targets of a Markdown text outside fenced code, other than URLs."""
+    found, fenced = [], False
+    for line in text.splitlines():
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+        if fenced:
+            continue
+        line = re.sub(r"(?<!\[)`[^`]*`(?!\])", "", line)  # code spans, unless a link's whole text
+        found += [target for target in re.findall(r"\]\(([^)\s]+)\)", line)
+                  if not re.match(r"^[a-z][a-z0-9+.-]*:", target)]
+    return found
+
+
+def test_the_readme_is_short_and_every_link_of_the_readme_and_docs_resolves():
+    """README.md stays at most 12 KB, and every relative link of README.md and docs/*.md points to a file of the
+    repository and, with an anchor, to a heading of that file (as GitHub names it), so that moving a section from
+    the README to docs/ cannot leave a link behind."""
+    assert (REPO / "README.md").stat().st_size <= README_BYTES, \
+        f"README.md is {(REPO / 'README.md').stat().st_size:,} bytes; keep it under {README_BYTES:,}, move the rest " \
+        f"to docs/"
+    documents = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+    assert len(documents) > 5, "the documentation's pages in docs/ are missing"
+    broken, checked = [], 0
+    for document in documents:
+        for target in _relative_links(document.read_text(encoding="utf-8")):
+            checked += 1
+            path, _, fragment = target.partition("#")
+            file = (document.parent / unquote(path)).resolve() if path else document
+            where = f"{document.relative_to(REPO)} -> {target}"
+            if not file.exists() or not file.is_relative_to(REPO):
+                broken.append(f"{where} (no such file)")
+            elif fragment and file.suffix != ".md":
+                broken.append(f"{where} (an anchor in a file that is not Markdown cannot be checked)")
+            elif fragment and fragment not in _github_anchors(file.read_text(encoding="utf-8")):
+                broken.append(f"{where} (no heading {fragment!r} in {file.relative_to(REPO)})")
+    assert checked > 40
+    assert not broken, "links of the README and docs/ that do not resolve:\n" + "\n".join(broken)
+
+
+def test_the_anchor_names_follow_github():
+    text = "# Title\n## How a claim is judged\n## What is bit-for-bit, and what only statistically\n" \
+           "```bash\n# a comment, not a heading\n```\n## Papers, notebooks and figures\n## Title\n" \
+           "## `reproduce.py` and [the site](x.md)\n"
+    assert _github_anchors(text) == {"title", "how-a-claim-is-judged", "papers-notebooks-and-figures", "title-1",
+                                     "what-is-bit-for-bit-and-what-only-statistically", "reproducepy-and-the-site"}
+
+
+def test_every_docs_page_is_a_page_of_the_site_and_the_course_page_the_teacher_s(site):
+    """Each docs/*.md is a page at its own path (docs/judging.md -> docs/judging.html), listed in the sidebar;
+    docs/course.md is the teacher's page, course.html."""
+    for document in sorted((REPO / "docs").glob("*.md")):
+        page = "course.html" if document.name == "course.md" else f"docs/{document.stem}.html"
+        assert page in site.pages, f"{document.relative_to(REPO)} has no page {page}"
+        title = re.search(r"(?m)^# (.+)$", document.read_text(encoding="utf-8")).group(1).replace("`", "")
+        assert title in (site.root / page).read_text(encoding="utf-8"), f"{page} does not show {title!r}"
+        assert f'href="{page}"' in (site.root / "index.html").read_text(encoding="utf-8"), \
+            f"the sidebar of the landing page does not list {page}"
+
+
 def test_a_corrupt_notebook_stops_the_build_naming_it():
     import importlib.util
     spec = importlib.util.spec_from_file_location("site_build", REPO / "site" / "build.py")

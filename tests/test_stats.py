@@ -562,3 +562,19 @@ def test_a_refined_interval_is_the_same_computed_again_and_another_under_another
         other = stats.estimate_effect(a, b, "ratio", n_resamples=stats.N_REFINED)
     assert (first.low, first.high, first.errors) == (again.low, again.high, again.errors)
     assert (other.low, other.high) != (first.low, first.high)
+
+
+def test_a_cell_contradicted_by_its_margin_alone_says_no_difference_is_not_excluded():
+    # Issue 63 item 3: the interval excludes the margin's gain but still holds no difference.
+    other = regrets(40)
+    ours = other * np.random.default_rng(3).uniform(0.99, 1.01, 40)
+    comparison = stats.paired_comparison(ours, other, higher_is_better=False, scale="ratio")
+    shown = str(stats.cell("ours vs other", comparison, "better", MARGIN))
+    assert "contradicted (a gain beyond 0.9" in shown and "no difference not excluded" in shown
+
+
+def test_a_cell_contradicted_against_the_papers_direction_does_not_say_so():
+    other = regrets(20)
+    comparison = stats.paired_comparison(other * 1.5, other, higher_is_better=False, scale="ratio")
+    shown = str(stats.cell("ours vs other", comparison, "better", MARGIN))
+    assert "contradicted" in shown and "no difference not excluded" not in shown

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from common import paths, stats
+from common import paths, provenance, stats
 from common.bo import BayesianOptimization, GPAcquisitionMethod, RandomSearch, initial_design
 from common.seeding import make_rng
 from common.test_functions import Ackley, Branin, DropWave, Griewank, Hartmann6, Levy, Rastrigin, Zakharov, \
@@ -304,7 +304,7 @@ def _centre_shares_path():
 def recorded_centre_shares():
     """{problem: {"points": ..., "share": ...}} as :data:`CENTRE_SHARES_FILE` records them ({} without the file)."""
     path = _centre_shares_path()
-    return json.loads(path.read_text()) if path.exists() else {}
+    return json.loads(path.read_text()) if provenance.looked_for(path) else {}
 
 
 def recorded_centre_share(name):

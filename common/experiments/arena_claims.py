@@ -35,7 +35,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from common import claims, stats
+from common import claims, provenance, stats
 from common.claims import ClaimSpec, Evidence, Ran
 from common.experiments import arena as experiment
 
@@ -259,7 +259,7 @@ def benchmark_cost_measure(method, problems_of, claim):
     twin = experiment.IDEA_OF[method].off[0]
 
     def measure(table, params, limits):
-        record = (pd.read_csv(MINI_COST_RECORD) if MINI_COST_RECORD.exists()
+        record = (pd.read_csv(MINI_COST_RECORD) if provenance.looked_for(MINI_COST_RECORD)
                   else pd.DataFrame(columns=["problem", "method", "seed", "cpu_seconds"]))
         comparisons, ours = {}, {}
         for problem in problems_of(params):

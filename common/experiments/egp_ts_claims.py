@@ -47,7 +47,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import friedmanchisquare
 
-from common import claims, confirmatory, paths, stats
+from common import claims, confirmatory, paths, provenance, stats
 from common.claims import ClaimSpec, Evidence, Ran
 from common.experiments import egp_ts as experiment
 from common.store import final_rows
@@ -143,7 +143,7 @@ def cells_measure(block, problem, ours, rivals, column=None, batch_size=None, cl
 def quiet_cpu_seconds(task, methods):
     """CPU seconds of whole runs on ``task`` per seed, from the quiet benchmark's record: method -> Series by seed
     (empty where the record has none)."""
-    rows = pd.read_csv(TIMING_RECORD) if TIMING_RECORD.exists() else pd.DataFrame(
+    rows = pd.read_csv(TIMING_RECORD) if provenance.looked_for(TIMING_RECORD) else pd.DataFrame(
         columns=["problem", "method", "seed", "cpu_seconds"])
     rows = rows[rows["problem"] == task]
     return {name: rows[rows["method"] == name].set_index("seed")["cpu_seconds"] for name in methods}

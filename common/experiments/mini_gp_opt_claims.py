@@ -42,7 +42,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from common import claims, confirmatory, paths, stats
+from common import claims, confirmatory, paths, provenance, stats
 from common.claims import ClaimSpec, Evidence, Ran
 from common.experiments import mini_gp_opt as experiment
 from common.gp import GaussianProcess
@@ -195,7 +195,7 @@ def switch_gap_growth(variant):
 
 def timing_record(horizon):
     """The quiet benchmark's rows at T = ``horizon`` (empty if it was not recorded at that T)."""
-    if not TIMING_RECORD.exists():
+    if not provenance.looked_for(TIMING_RECORD):
         return pd.DataFrame(columns=["problem", "method", "seed", "T", "algorithm_seconds"])
     rows = pd.read_csv(TIMING_RECORD)
     return rows[rows["T"] == horizon]
@@ -204,7 +204,7 @@ def timing_record(horizon):
 def timing_medians():
     """The quiet benchmark as recorded, one row per T and problem: each method's median CPU seconds of the
     algorithm over the repeats (empty if it was never recorded)."""
-    if not TIMING_RECORD.exists():
+    if not provenance.looked_for(TIMING_RECORD):
         return pd.DataFrame(columns=["T", "problem", "repeats"])
     rows = pd.read_csv(TIMING_RECORD)
     medians = rows.pivot_table(index=["T", "problem"], columns="method", values="algorithm_seconds",
