@@ -650,8 +650,13 @@ def write_scorecard(registry):
               "A claim that compares methods seed by seed is judged by estimation (`common/stats.py`, "
               "`common/claims.py`): each cell's effect (a ratio of mean regrets, or a difference in natural units) "
               "with its 95 % interval against the claim's margin (the paper's own where its words give one, else a "
-              "factor 1.1). \"Not reproduced\" means the runs contradict the claim; \"inconclusive\" that they "
-              "cannot decide it, with the seeds that would (`seeds_to_decide`). `verdict_by_p_value` is what the "
+              "factor 1.1). \"Not reproduced\" means cells the claim needs are contradicted: their interval lies "
+              "against the paper's direction, or excludes the paper's own effect where it prints one, or, where it "
+              "prints none, excludes a gain as large as the margin (such a cell says so: \"a gain beyond ... "
+              "excluded; no difference not excluded\"). \"Inconclusive\" means the runs cannot decide it; "
+              "`seeds_to_decide` is a plug-in figure, the seeds at which an interval of the observed spread around the "
+              "observed effect would decide it, not a power calculation (the confirmatory plans give those). "
+              "`verdict_by_p_value` is what the "
               "Wilcoxon p-value rule used until 2026-11-25 gives; `confirmatory` the verdict on fresh seeds, where "
               "planned. Where every planned fresh seed ran, the confirmatory verdict is the claim's `verdict` and the "
               "paper-scale one, exploratory, stands beside it in `exploratory`.\n\n"
@@ -746,6 +751,7 @@ def grids_table(registry):
 
 STABILITY_RECORD = Path(__file__).resolve().parent / "benchmarks" / "results" / "stability_across_kernels.csv"
 BOOTSTRAP_RECORD = Path(__file__).resolve().parent / "benchmarks" / "results" / "bootstrap_seed_stability.csv"
+BOUNDARY_RECORD = BOOTSTRAP_RECORD.with_name("boundary_cells_seeds.csv")
 
 
 def stability_table(registry):
@@ -821,7 +827,8 @@ def multiplicity_table(registry):
 def bootstrap_stability_table(registry):
     """The "bootstrap seed" block of ``docs/judging.md``: the Monte-Carlo error of an interval end, and per paper the
     verdicts that differ from the published ones under other bootstrap seeds
-    (``benchmarks/bootstrap_seed_stability.py``'s record)."""
+    (``benchmarks/bootstrap_seed_stability.py``'s record), and the judgements of the cells nearest a decision
+    boundary that differ under 50 more, with whether their reasons flag them (``benchmarks/boundary_cells_seeds.py``'s)."""
     import pandas as pd
 
     from common.claims import markdown_table
@@ -831,8 +838,21 @@ def bootstrap_stability_table(registry):
     record = pd.read_csv(BOOTSTRAP_RECORD, dtype=str, keep_default_na=False)
     error = record[record["claims"] == ""]["changed"].tolist()
     papers = record[record["paper"].isin(list(registry))]
+    nearest = (pd.read_csv(BOUNDARY_RECORD, dtype={"moved": int, "bootstrap_seeds": int}, keep_default_na=False)
+               if BOUNDARY_RECORD.exists() else pd.DataFrame(columns=["paper", "bootstrap_seeds", "moved"]))
+
+    def nearest_cells(paper):
+        cells = nearest[nearest["paper"] == paper]
+        if cells.empty:
+            return "not measured"
+        moved = cells[cells["moved"] > 0]
+        flagged = (moved["says_within_errors"].astype(str) == "True").sum()
+        return (f"{len(cells)} cells x {cells['bootstrap_seeds'].min()} seeds: {len(moved)} cells differ under some "
+                f"seed ({moved['moved'].sum()} judgements), {flagged} of them flagged within Monte-Carlo error")
+
     rows = [{"notebook": f"`{row.paper}`", "claims": row.claims, "bootstrap seeds": row.bootstrap_seeds,
-             "verdicts that differ": row.verdict_changes + (f": {row.changed}" if row.changed else "")}
+             "verdicts that differ": row.verdict_changes + (f": {row.changed}" if row.changed else ""),
+             "cells nearest a boundary": nearest_cells(row.paper)}
             for row in papers.itertuples(index=False)]
     lead = (f"Monte-Carlo error of an interval end (its SD over bootstrap seeds, as a share of the half-width): "
             f"{error[0]}.\n\n" if error else "")

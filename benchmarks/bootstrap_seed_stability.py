@@ -81,16 +81,23 @@ def rejudge(paper_key, seeds):
             "verdicts_fingerprint": verdicts_fingerprint(published_table)}
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def parsed_arguments(argv, description, default_seeds):
+    """The papers (all of :data:`PAPERS` by default) and the bootstrap seeds a script of this kind was asked for."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("papers", nargs="*", metavar="PAPER", help=f"default: all of {', '.join(PAPERS)}")
-    parser.add_argument("--seeds", type=int, default=20, help="bootstrap seeds to rejudge under (default 20)")
+    parser.add_argument("--seeds", type=int, default=default_seeds,
+                        help=f"bootstrap seeds to judge under (default {default_seeds})")
     args = parser.parse_args(argv)
     unknown = sorted(set(args.papers) - set(PAPERS))
     if unknown:
         parser.error(f"unknown paper(s) {', '.join(unknown)}; choose from {', '.join(PAPERS)}")
     if args.seeds < 1:
         parser.error(f"--seeds must be >= 1; got {args.seeds}")
+    return args
+
+
+def main(argv=None):
+    args = parsed_arguments(argv, __doc__.splitlines()[0], 20)
     error = monte_carlo_error()
     rows = {MONTE_CARLO_ROW: {"paper": MONTE_CARLO_ROW, "claims": "", "bootstrap_seeds": "", "verdict_changes": "",
                               "changed": "; ".join(f"{resamples} resamples: {share:.3f}"

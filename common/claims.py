@@ -714,12 +714,23 @@ def save_verdicts(paper_key, table, scale):
 
 
 def verdicts_of(verdicts, ids):
-    """``"C4 not reproduced; C8 reproduced"``: the verdicts of the claims ``ids`` in a verdict table, in that order.
+    """``"C4 not reproduced; C8 reproduced (on 40 fresh seeds; at the paper's seeds inconclusive)"``: the verdicts
+    of the claims ``ids`` in a verdict table, in that order, each decided on fresh seeds saying so (a findings bullet
+    gives the paper-seed numbers just before it).
 
     An id absent from the table (a claim of a block that did not run) is left out.
     """
     rows = verdicts.set_index("id").reindex(ids).dropna(subset=["verdict"])
-    return "; ".join(f"{claim_id} {verdict}" for claim_id, verdict in rows["verdict"].items())
+
+    def said(claim_id, row):
+        exploratory = row.get("exploratory", "")
+        if not isinstance(exploratory, str) or not exploratory:
+            return f"{claim_id} {row['verdict']}"
+        fresh = re.match(r"confirmatory, (\d+) fresh seeds", str(row.get("reason", "")))
+        seeds = f"{fresh.group(1)} fresh seeds" if fresh else "fresh seeds"
+        return f"{claim_id} {row['verdict']} (on {seeds}; at the paper's seeds {exploratory})"
+
+    return "; ".join(said(claim_id, row) for claim_id, row in rows.iterrows())
 
 
 def scales_ran(ran):

@@ -585,16 +585,21 @@ def _order_statistic_interval(estimates, n_seeds):
     return float(low), float(high)
 
 
-def _order_statistic_ends(estimates, n_seeds):
+def _order_statistic_ends(estimates, n_seeds, *, in_place=False):
     """The expanded percentile interval's two order statistics of each row of ``estimates`` (the last axis holds
-    the resamples): arrays ``(low, high)`` of the leading axes' shape."""
+    the resamples): arrays ``(low, high)`` of the leading axes' shape. ``in_place`` reorders the rows of
+    ``estimates`` itself instead of a copy (a copy of many resamples costs more than the partition)."""
     tail = expanded_tail(n_seeds)
     size = estimates.shape[-1]
     low_index = int(math.floor(tail * (size - 1)))
     high_index = int(math.ceil((1 - tail) * (size - 1)))
     # The two order statistics without a full sort; the k-th smallest value is the same whatever the row's order.
-    ordered = np.partition(estimates, [low_index, high_index], axis=-1)
-    return ordered[..., low_index], ordered[..., high_index]
+    if in_place:
+        estimates.partition([low_index, high_index], axis=-1)
+        ordered = estimates
+    else:
+        ordered = np.partition(estimates, [low_index, high_index], axis=-1)
+    return ordered[..., low_index].copy(), ordered[..., high_index].copy()
 
 
 def _interval_ends(scale, resampled, n_seeds):
@@ -602,14 +607,16 @@ def _interval_ends(scale, resampled, n_seeds):
     row's resamples and the Monte-Carlo standard error of each end by batch means, the SD of the ends of
     :data:`_ERROR_BATCHES` equal batches of the resamples over the square root of their number (NaN where a batch
     holds under 10 resamples beyond an end, or an end is not finite; of the ends' logs on the ratio scale). Every
-    row's order statistics come from one partition: the same values as row by row."""
+    row's order statistics come from one partition: the same values as row by row. ``resampled`` is reordered
+    within each row (its caller's scratch array)."""
     n_rows, n_resamples = resampled.shape
-    lows, highs = _order_statistic_ends(resampled, n_seeds)
     batch = n_resamples // _ERROR_BATCHES
     batch_lows = batch_highs = None
     if batch * expanded_tail(n_seeds) >= 10:
+        # The batches first, each reordered within itself, which leaves every row's order statistics as they were.
         batches = resampled[:, :batch * _ERROR_BATCHES].reshape(n_rows, _ERROR_BATCHES, batch)
-        batch_lows, batch_highs = _order_statistic_ends(batches, n_seeds)
+        batch_lows, batch_highs = _order_statistic_ends(batches, n_seeds, in_place=True)
+    lows, highs = _order_statistic_ends(resampled, n_seeds, in_place=True)
     found = []
     for row in range(n_rows):
         errors = (math.nan, math.nan)

@@ -1,4 +1,4 @@
-"""The record that no published verdict follows the bootstrap's seed describes the verdicts published now."""
+"""The records that no published verdict follows the bootstrap's seed describe the verdicts published now."""
 import importlib.util
 
 import pandas as pd
@@ -30,3 +30,26 @@ def test_every_published_verdict_was_rejudged_under_20_bootstrap_seeds_and_none_
         f"'nice -n 19 python benchmarks/bootstrap_seed_stability.py {paper_key}' and commit its record")
     assert int(row["bootstrap_seeds"]) >= FEWEST_SEEDS
     assert int(row["verdict_changes"]) == 0, row["changed"]
+
+
+boundary_spec = importlib.util.spec_from_file_location("boundary_cells_seeds",
+                                                       ROOT / "benchmarks" / "boundary_cells_seeds.py")
+boundary = importlib.util.module_from_spec(boundary_spec)
+boundary_spec.loader.exec_module(boundary)
+#: The fewest bootstrap seeds each of a paper's cells nearest a decision boundary must have been judged under (issue 63).
+FEWEST_BOUNDARY_SEEDS = 50
+
+
+@pytest.mark.parametrize("paper_key", benchmark.PAPERS)
+def test_the_ten_cells_nearest_a_boundary_were_judged_under_50_seeds_and_each_that_moved_says_so(paper_key):
+    record = pd.read_csv(boundary.RESULTS, keep_default_na=False, dtype=str)
+    cells = record[record["paper"] == paper_key]
+    published = pd.read_csv(ROOT / "figures" / paper_key / "verdicts.csv", keep_default_na=False)
+    assert set(cells["verdicts_fingerprint"]) == {benchmark.verdicts_fingerprint(published)}, (
+        f"the record of {paper_key}'s cells nearest a boundary was made for other verdicts: rerun "
+        f"'nice -n 19 python benchmarks/boundary_cells_seeds.py {paper_key}' and commit its record")
+    assert len(cells) == boundary.NEAREST
+    assert cells["bootstrap_seeds"].astype(int).min() >= FEWEST_BOUNDARY_SEEDS
+    # A judgement that follows the bootstrap's seed is one the published reason flags as within Monte-Carlo error.
+    unflagged = cells[(cells["moved"].astype(int) > 0) & (cells["says_within_errors"] != "True")]
+    assert unflagged.empty, unflagged[["cell", "seeds_that_moved"]].to_string()

@@ -548,7 +548,7 @@ def test_every_rows_interval_at_once_is_its_interval_alone_to_the_bit():
     resampled = rng.lognormal(0.0, 0.4, (5, 40_000))
     resampled[2, :7] = np.inf   # a ratio whose denominator's mean can be 0
     for scale in ("ratio", "difference"):
-        at_once = stats._interval_ends(scale, resampled, 12)
+        at_once = stats._interval_ends(scale, resampled.copy(), 12)   # it reorders its scratch array
         alone = [stats._interval_ends(scale, row[None, :].copy(), 12)[0] for row in resampled]
         assert repr(at_once) == repr(alone)   # repr: NaN errors compare equal too
 
@@ -578,3 +578,11 @@ def test_a_cell_contradicted_against_the_papers_direction_does_not_say_so():
     comparison = stats.paired_comparison(other * 1.5, other, higher_is_better=False, scale="ratio")
     shown = str(stats.cell("ours vs other", comparison, "better", MARGIN))
     assert "contradicted" in shown and "no difference not excluded" not in shown
+
+
+def test_interval_ends_found_in_place_are_those_of_a_copy():
+    rng = np.random.default_rng(10)
+    resampled = rng.lognormal(0.0, 0.4, (3, 40_000))
+    on_a_copy = stats._order_statistic_ends(resampled, 12)
+    in_place = stats._order_statistic_ends(resampled.copy(), 12, in_place=True)
+    assert all(np.array_equal(a, b) for a, b in zip(on_a_copy, in_place))

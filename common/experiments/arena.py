@@ -1102,6 +1102,13 @@ def strongest_twin(finals, idea, problem):
     return min(means, key=means.get) if means else None
 
 
+def _refined_near_no_effect(comparison):
+    """The comparison with its interval refined where an end lies near no effect or the default margin
+    (:func:`common.stats.refined`), as a hypothesis's cell at the default margin is, so that a table prints the
+    interval its verdict was judged on."""
+    return stats.refined(comparison, "better", stats.DEFAULT_MARGIN)
+
+
 def idea_effects(table):
     """Each idea on against off, per problem and twin: a row with the seeds, both mean final regrets, the ratio of
     means (on / off) with its 95 % interval, the median seed's ratio, W/T/L (wins: the idea's run ends lower) and
@@ -1126,6 +1133,7 @@ def idea_effects(table):
         for problem in problems:
             strongest = strongest_twin(finals, idea, problem)
             for off, comparison in idea_comparisons(finals, idea, problem).items():
+                comparison = _refined_near_no_effect(comparison)
                 on_values, off_values = comparison.values
                 rows.append({"idea": idea.method, "twin": off, "problem": problem, "seeds": comparison.n,
                              "on (mean)": float(np.mean(on_values)), "off (mean)": float(np.mean(off_values)),
@@ -1151,6 +1159,7 @@ def versus_reference_table(table, params, reference=STRONG_REFERENCE):
                                               higher_is_better=False, scale="ratio")
             if comparison is None:
                 continue
+            comparison = _refined_near_no_effect(comparison)
             rows.append({"method": method, "problem": problem, "seeds": comparison.n,
                          "method / reference": str(comparison.effect), "median seed": str(comparison.typical),
                          "W/T/L": f"{comparison.wins}/{comparison.ties}/{comparison.losses}",

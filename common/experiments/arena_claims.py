@@ -450,8 +450,8 @@ def strong_reference_sentence(table, params):
                  & (table["method"].isin(experiment.METHODS) | (table["method"] == reference))]
     finals = experiment.final_values(runs)
     ranked = experiment.critical_difference(experiment.rank_summary(experiment.seed_ranks(finals)))["average_ranks"]
-    return (f"* **Against the strong reference** ({reference}: random_exploration's GP-UCB, declared before its runs "
-            "were read): problems where each method ends lower / higher (the interval of the ratio of means wholly "
+    return (f"* **Against the strong reference** ({reference}: random_exploration's GP-UCB, added after GP-UCB's runs "
+            "were seen, and declared before its own runs were read): problems where each method ends lower / higher (the interval of the ratio of means wholly "
             "below / above 1): " + ", ".join(parts) + f". Ranked with the {len(ranked) - 1} methods, its average "
             f"rank would be {ranked[reference]:.2f} (the lowest: {ranked.index[0]}, {ranked.iloc[0]:.2f}).")
 
