@@ -11,7 +11,7 @@ papers replaces their rows), each with the paper's verdict fingerprint
 (``bootstrap_seed_stability.verdicts_fingerprint``) so that ``tests/test_bootstrap_record.py`` can tell a record made
 for other verdicts.
 
-    nice -n 19 python benchmarks/boundary_cells_seeds.py              # every paper (about 20 CPU-min on 2026-12-03)
+    nice -n 19 python benchmarks/boundary_cells_seeds.py              # every paper (2026-12-03: about 40 min, two processes)
     nice -n 19 python benchmarks/boundary_cells_seeds.py add_gp_ucb --seeds 10
 """
 import importlib
