@@ -651,9 +651,10 @@ def write_scorecard(registry):
               "`common/claims.py`): each cell's effect (a ratio of mean regrets, or a difference in natural units) "
               "with its 95 % interval against the claim's margin (the paper's own where its words give one, else a "
               "factor 1.1). \"Not reproduced\" means cells the claim needs are contradicted: their interval lies "
-              "against the paper's direction, or excludes the paper's own effect where it prints one, or, where it "
-              "prints none, excludes a gain as large as the margin (such a cell says so: \"a gain beyond ... "
-              "excluded; no difference not excluded\"). \"Inconclusive\" means the runs cannot decide it; "
+              "against the paper's direction, or excludes the paper's own effect where it prints one; never the "
+              "project's margin alone (since 2026-12-03, issue 63: an interval that excludes a gain as large as the "
+              "margin but still holds no difference is undecided, and says so: \"a gain beyond ... excluded; no "
+              "difference not excluded\"). \"Inconclusive\" means the runs cannot decide it; "
               "`seeds_to_decide` is a plug-in figure, the seeds at which an interval of the observed spread around the "
               "observed effect would decide it, not a power calculation (the confirmatory plans give those). "
               "`verdict_by_p_value` is what the "
@@ -847,8 +848,11 @@ def bootstrap_stability_table(registry):
             return "not measured"
         moved = cells[cells["moved"] > 0]
         flagged = (moved["says_within_errors"].astype(str) == "True").sum()
-        return (f"{len(cells)} cells x {cells['bootstrap_seeds'].min()} seeds: {len(moved)} cells differ under some "
-                f"seed ({moved['moved'].sum()} judgements), {flagged} of them flagged within Monte-Carlo error")
+        judgements = moved["moved"].sum()
+        return (f"{len(cells)} cells x {cells['bootstrap_seeds'].min()} seeds: {len(moved)} "
+                f"{'cell differs' if len(moved) == 1 else 'cells differ'} under some seed ({judgements} "
+                f"{'judgement' if judgements == 1 else 'judgements'}), {flagged} of them flagged within Monte-Carlo "
+                f"error")
 
     rows = [{"notebook": f"`{row.paper}`", "claims": row.claims, "bootstrap seeds": row.bootstrap_seeds,
              "verdicts that differ": row.verdict_changes + (f": {row.changed}" if row.changed else ""),

@@ -1249,14 +1249,28 @@ RULES_OF_ISSUE_40 = ("judging rules of 2026-11-27/28 (issue 40): a claim that ca
                      "what they allow is not 'partly reproduced', whatever share of its cells is supported")
 
 
+#: The judging rule of issue 63 (2026-12-03), in words, for the disclosure beside a verdict it changed.
+RULE_OF_ISSUE_63 = ("judging rule of 2026-12-03 (issue 63): where the paper prints no effect, a 'better' cell is "
+                    "contradicted only by an interval against the paper's direction, never by excluding a gain as "
+                    "large as the project's margin alone")
+
+
 def _rules_disclosure(spec, made, table, params, what_ran):
-    """The verdict the rules before 2026-11-27 give, where the rules of issue 40 may have changed it, else ""."""
+    """The verdicts the rules before give, where a rule since 2026-11-27 may have changed the claim's, else "": the
+    rule of issue 63 against the rules of 2026-11-28, and those against the rules before 2026-11-27."""
     noted = any(found.judgement is not None and found.judgement.note for found in made.cells)
     if not (noted or made.reason.startswith(AS_STATED)):
         return ""
+    with stats.margin_alone_contradicts():
+        before = _claim_of(spec, spec.evaluate(table, params), what_ran).verdict
     with stats.previous_rules():
         old = _claim_of(spec, spec.evaluate(table, params, rules="2026-11-25"), what_ran).verdict
-    return "" if old == made.verdict else f"{RULES_OF_ISSUE_40}; the rules before give: {old}"
+    disclosures = []
+    if before != made.verdict:
+        disclosures.append(f"{RULE_OF_ISSUE_63}; the rule before gives: {before}")
+    if old != before:
+        disclosures.append(f"{RULES_OF_ISSUE_40}; the rules before give: {old}")
+    return ". ".join(disclosures)
 
 
 def _claim_of(spec, check, what_ran, disclosure=""):

@@ -322,6 +322,11 @@ def _headline(found, at, fresh, seeds, paper_seeds):
             found.loc[at, column] = fresh[column]
     found.loc[at, "reason"] = (f"confirmatory, {seeds} fresh seeds: {fresh['reason']} Exploratory, {paper_seeds} "
                                f"paper seeds ({before['verdict']}): {before['reason']}")
+    # A rule or threshold that moved the fresh verdict is disclosed beside the headline it moved.
+    if "disclosure" in found and isinstance(fresh.get("disclosure"), str) and fresh["disclosure"]:
+        found.loc[at, "disclosure"] = "; ".join(filter(None, (f"on the fresh seeds: {fresh['disclosure']}",
+                                                               before["disclosure"] and
+                                                               f"on the paper's seeds: {before['disclosure']}")))
 
 
 # --------------------------------------------------------------------------- plans for power (issue 40)

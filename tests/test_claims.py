@@ -532,6 +532,24 @@ def test_the_verdict_table_shows_the_verdict_of_the_rules_before_beside_a_change
     assert "the rules before give: inconclusive" in table.loc[0, "disclosure"]
 
 
+def test_a_claim_only_the_projects_margin_would_refute_is_inconclusive_and_discloses_the_rule_before():
+    # DESIGN: "not reproduced" never on our margin alone. Ours within 1 % of the other on each of 40 seeds: the
+    # interval excludes a 10 % gain but holds no difference.
+    other = np.random.default_rng(8).lognormal(0.0, 0.5, 40)
+    ours = other * np.random.default_rng(3).uniform(0.99, 1.01, 40)
+
+    def measure(table, params, limits):   # judged when evaluated, so under whichever rules are in force
+        found = [claims.stats.cell("flat", claims.stats.paired_comparison(ours, other, higher_is_better=False,
+                                                                          scale="ratio"), "better", limits["margin"])]
+        return claims.Evidence.of_tally(claims.stats.tally(found), "; ".join(map(str, found)), ours=1.0)
+
+    table = claims.judge([spec(None, measure=measure, reproduced_at=1.0, partly_at=0.5,
+                               margin=claims.stats.DEFAULT_MARGIN)], None, {})
+    assert table.loc[0, "verdict"] == "inconclusive" and "no difference not excluded" in table.loc[0, "reason"]
+    assert "(issue 63)" in table.loc[0, "disclosure"]
+    assert "the rule before gives: not reproduced" in table.loc[0, "disclosure"]
+
+
 def test_the_confirmation_note_counts_the_claims_that_lead_with_fresh_seeds():
     table = pd.DataFrame({"id": ["a", "b", "c"], "verdict": ["not reproduced", "reproduced", "inconclusive"],
                           "exploratory": ["inconclusive", "inconclusive", ""]})

@@ -75,6 +75,16 @@ def test_a_complete_confirmation_is_the_headline_and_the_paper_scale_verdict_sta
     assert (row["verdict"], row["exploratory"]) == ("inconclusive", "") and "the rest not yet run" in row["confirmatory"]
 
 
+def test_a_rule_that_moved_the_fresh_verdict_is_disclosed_beside_the_headline():
+    plan = confirmatory.make_plan(verdicts(), {"A": 10, "C": 10}, most_seeds=100)
+    fresh = pd.DataFrame({"id": ["A"], "verdict": ["inconclusive"], "effect": [""], "seeds_to_decide": ["90"],
+                          "reason": ["fresh reason."], "disclosure": ["the rule before gives: not reproduced"]})
+    fresh.attrs["effects"] = pd.DataFrame({"id": ["A"], "cell": ["x"], "seeds": [34]})
+    row = confirmatory.beside(verdicts().assign(disclosure=["pilot rule", "", ""]), fresh, plan).set_index("id").loc["A"]
+    assert row["disclosure"] == ("on the fresh seeds: the rule before gives: not reproduced; "
+                                 "on the paper's seeds: pilot rule")
+
+
 def test_counts_show_the_headline_and_the_exploratory_verdicts():
     table = pd.DataFrame({"verdict": ["reproduced", "not reproduced", "reproduced"],
                           "exploratory": ["inconclusive", "inconclusive", ""]})

@@ -191,11 +191,14 @@ def test_a_clear_loss_contradicts_better():
     assert judged(other * 1.5, other, "better").judgement == "contradicted"
 
 
-def test_no_difference_measured_precisely_contradicts_better():
-    # Within 1 % on every seed at 40 seeds: the runs exclude the 10 % gain a "better" claim needs.
+def test_no_difference_measured_precisely_leaves_better_undecided_and_says_what_it_excludes():
+    # Within 1 % on every seed at 40 seeds: the runs exclude the project's 10 % gain, not the paper's direction.
     other = regrets(40)
     ours = other * np.random.default_rng(3).uniform(0.99, 1.01, 40)
-    assert judged(ours, other, "better").judgement == "contradicted"
+    found = judged(ours, other, "better")
+    assert found.judgement == "undecided" and "no difference not excluded" in found.note
+    with stats.margin_alone_contradicts():
+        assert judged(ours, other, "better").judgement == "contradicted"
 
 
 def test_a_noisy_small_sample_leaves_better_undecided_and_says_how_many_seeds_would_decide():
@@ -232,7 +235,9 @@ def test_substantially_better_needs_the_interval_beyond_the_margin():
     other = regrets(40)
     slightly = other * np.random.default_rng(6).uniform(0.93, 0.95, 40)
     assert judged(slightly, other, "better").judgement == "supported"
-    assert judged(slightly, other, "substantially better").judgement == "contradicted"
+    # Short of the project's margin but on the paper's side: not supported, and never contradicted by our margin.
+    assert judged(slightly, other, "substantially better").judgement == "undecided"
+    assert judged(other * 1.5, other, "substantially better").judgement == "contradicted"
 
 
 def test_higher_is_better_on_the_difference_scale_uses_the_margin_in_natural_units():
@@ -371,9 +376,9 @@ def test_an_interval_near_a_boundary_is_recomputed_with_more_resamples_and_one_f
     _, low, high = stats.advantage_interval(comparison)
     near = stats.Margin("ratio", math.expm1(high), "a margin at the interval's upper end")
     far = stats.Margin("ratio", math.expm1(high + 2 * (high - low)), "a margin far above it")
-    assert stats.refined(comparison, "better", near).effect.resamples == stats.N_REFINED
+    assert stats.refined(comparison, "substantially better", near).effect.resamples == stats.N_REFINED
     if min(abs(low), abs(high)) >= stats.REFINE_NEAR * (high - low) / 2:
-        assert stats.refined(comparison, "better", far) is comparison
+        assert stats.refined(comparison, "substantially better", far) is comparison
 
 
 def test_a_refined_interval_end_moves_far_less_with_the_bootstrap_seed():
@@ -564,13 +569,20 @@ def test_a_refined_interval_is_the_same_computed_again_and_another_under_another
     assert (other.low, other.high) != (first.low, first.high)
 
 
-def test_a_cell_contradicted_by_its_margin_alone_says_no_difference_is_not_excluded():
-    # Issue 63 item 3: the interval excludes the margin's gain but still holds no difference.
+def test_a_cell_that_excludes_only_the_margins_gain_is_undecided_and_says_no_difference_is_not_excluded():
+    # Issue 63 item 3 and DESIGN: the interval excludes the margin's gain but still holds no difference.
     other = regrets(40)
     ours = other * np.random.default_rng(3).uniform(0.99, 1.01, 40)
     comparison = stats.paired_comparison(ours, other, higher_is_better=False, scale="ratio")
     shown = str(stats.cell("ours vs other", comparison, "better", MARGIN))
-    assert "contradicted (a gain beyond 0.9" in shown and "no difference not excluded" in shown
+    assert "undecided (a gain beyond 0.9" in shown and "no difference not excluded" in shown
+
+
+def test_the_margin_is_no_decision_boundary_of_a_better_cell_without_the_papers_effect():
+    assert stats.decision_boundaries("better", MARGIN) == [0.0]
+    assert stats.decision_boundaries("substantially better", MARGIN) == [0.0, MARGIN.advantage]
+    with stats.margin_alone_contradicts():
+        assert stats.decision_boundaries("better", MARGIN) == [0.0, MARGIN.advantage]
 
 
 def test_a_cell_contradicted_against_the_papers_direction_does_not_say_so():

@@ -15,8 +15,9 @@ its paper's GP and acquisition search, not the idea alone, which each paper's ow
 A cell is one problem: the ratio of the two methods' mean final simple regrets (for the noisy problems, of the
 noise-free values at the queried points), with its 95 % interval (:func:`common.stats.paired_comparison`), judged
 against the hypothesis' margin (:func:`common.stats.judge_cell`): "better" is supported when the interval lies below
-1 and contradicted when it excludes a gain of the margin; "no worse" is supported when the interval's upper end
-stays below the margin and contradicted when the whole interval lies above it. The score is the share of cells
+1 and contradicted when it lies above 1 (the project's margin alone contradicts nothing: an interval that excludes a
+gain of the margin but holds no difference is undecided, and says so); "no worse" is supported when the interval's
+upper end stays below the margin and contradicted when the whole interval lies above it. The score is the share of cells
 supported; a hypothesis is "reproduced" (it holds on the suite) at the share the paper's words imply, "inconclusive"
 when undecided cells could still carry it, "not reproduced" when the runs contradict it.
 

@@ -375,7 +375,7 @@ def _paired_cell(ours, baseline, claim="equivalent"):
     ``claim="equivalent"`` ``within 1.1x``: "yes" when the interval lies inside a factor 1.1 either way (the runs
     rule out an effect that large), "no" when wholly outside it, else "undecided"; for ``claim="better"``
     ``better``: the cell judgement of "ours is better" (:func:`common.stats.judge_cell`: supported, contradicted
-    when the interval excludes a gain of the margin, else undecided); and the ``seeds to decide`` an undecided
+    when the interval lies on the other side of no difference, else undecided); and the ``seeds to decide`` an undecided
     one at the observed effect and spread.
     """
     comparison = stats.paired_by_seed(ours, baseline, higher_is_better=False, scale="ratio")
