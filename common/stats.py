@@ -60,6 +60,8 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 from scipy import stats
 
+from common import bootstrap_tail
+
 #: The project's one significance level: a paired comparison is "better" or
 #: "worse" only if its two-sided p-value is below it.
 ALPHA = 0.05
@@ -81,8 +83,11 @@ REFINE_NEAR = 0.15
 N_REFINED = 200_000
 #: An end still within this many of its Monte-Carlo standard errors (:attr:`Effect.errors`) of a decision boundary
 #: at :data:`N_REFINED` resamples is recomputed once more on :data:`N_PRECISE` (:func:`refined`), whose error is a
-#: tenth as large; a cell whose end is still that close there says so in its note (:func:`judge_cell`).
-BOUNDARY_ERRORS = 3
+#: tenth as large; where it is still that close there, its side of the boundary is decided by the exact bootstrap
+#: distribution (:mod:`common.bootstrap_tail`), which no seed enters, and the cell says so in its note
+#: (:func:`judge_cell`). Six errors: an end farther than that is on the exact side under all but about 2 in 10^9
+#: seeds (it was 3 until 2026-12-03, when a cell 1 error from its boundary followed the seed; issue 63).
+BOUNDARY_ERRORS = 6
 N_PRECISE = 20_000_000
 #: Batches of resamples whose interval ends give an end's Monte-Carlo standard error (the batch-means method).
 _ERROR_BATCHES = 20
@@ -982,12 +987,67 @@ def judge_cell(comparison, claim, margin, paper_effect=None):
                                                            f"{comparison.ties} of {comparison.n} seeds tie")
     comparison = refined(comparison, claim, margin, paper_effect)
     estimate, low, high = advantage_interval(comparison)
+    boundaries = decision_boundaries(claim, margin, paper_effect)
+    exact = ""
+    if comparison.effect.resamples >= N_PRECISE and within_errors(comparison, boundaries):
+        low, high, exact = _exact_sides(comparison, boundaries, low, high)
     judgement = _judge_interval(comparison, claim, margin, paper_effect, estimate, low, high)
-    if within_errors(comparison, decision_boundaries(claim, margin, paper_effect)):
+    if within_errors(comparison, boundaries):
         note = (f"an end lies within {BOUNDARY_ERRORS} Monte-Carlo errors of a decision boundary even at "
-                f"{comparison.effect.resamples:,} resamples: {_ends_text(comparison)}")
+                f"{comparison.effect.resamples:,} resamples: {_ends_text(comparison)}" + (f"; {exact}" if exact else ""))
         judgement = replace(judgement, note="; ".join(filter(None, (judgement.note, note))))
     return judgement
+
+
+def _exact_sides(comparison, boundaries, low, high):
+    """The advantage interval's ends ``(low, high)`` with each end that lies within :data:`BOUNDARY_ERRORS` of a
+    boundary put on the side of it where the exact bootstrap distribution puts the end (:mod:`common.
+    bootstrap_tail`; just beyond the boundary, or on it), and a note of what decided them ("" where none moved
+    nothing: out of reach, it says so).
+
+    On the effect's own scale, with X the bootstrap effect and alpha the interval's tail (:func:`expanded_tail`):
+    its lower end lies above t exactly when P*(X <= t) < alpha, its upper end below t when P*(X < t) > 1 - alpha.
+    """
+    effect = comparison.effect
+    a, b = comparison.values
+    tail = expanded_tail(a.size)
+    sign = 1.0 if comparison.higher_is_better else -1.0
+    ends = {"low": low, "high": high}
+    errors = dict(zip(("low", "high") if comparison.higher_is_better else ("high", "low"),
+                      [error for _, error in _ends_with_errors(comparison)]))
+    said = []
+    for name in ("low", "high"):
+        error = errors[name]
+        for boundary in boundaries:
+            if not (np.isfinite(error) and abs(ends[name] - boundary) < BOUNDARY_ERRORS * error):
+                continue
+            point = math.exp(sign * boundary) if effect.scale == "ratio" else sign * boundary
+            found = bootstrap_tail.effect_tail(a, b, effect.scale, point)
+            if found is None:
+                said.append(f"the exact bootstrap distribution is out of reach ({a.size} seeds), so this judgement "
+                            f"can follow the bootstrap's seed")
+                continue
+            below, at_or_below = found
+            # The advantage's lower end is the effect's lower end where higher is better, its upper end otherwise.
+            effect_end = name if sign > 0 else {"low": "high", "high": "low"}[name]
+            if effect_end == "low":   # the effect's lower end lies above the point exactly when ...
+                above, share = at_or_below < tail, at_or_below
+            else:                     # ... and its upper end below it when ...
+                above, share = not below > 1 - tail, 1 - below
+            beyond = above if sign > 0 else not above   # the advantage's end beyond (above) the boundary
+            if name == "low":
+                ends[name] = np.nextafter(boundary, math.inf) if beyond else boundary
+            else:
+                ends[name] = boundary if beyond else np.nextafter(boundary, -math.inf)
+            side = "above" if above else "below"
+            said.append(f"exactly, the interval's {effect_end} end lies {side} {format_point(point, effect.scale)} "
+                        f"(bootstrap tail {share:.6g} against {tail:.6g})")
+    return ends["low"], ends["high"], "; ".join(said)
+
+
+def format_point(point, scale):
+    """A point on an effect's scale as the reasons print it: ``"1x"``, ``"+0.01"``."""
+    return f"{point:.6g}x" if scale == "ratio" else f"{point:+.6g}"
 
 
 def _judge_interval(comparison, claim, margin, paper_effect, estimate, low, high):
@@ -1123,9 +1183,9 @@ def refined(comparison, claim, margin, paper_effect=None, boundaries=None):
     Near a boundary the verdict would follow the bootstrap's Monte-Carlo error; with a hundred times the resamples
     that error is a tenth as large. An end that still lies within :data:`BOUNDARY_ERRORS` of its Monte-Carlo
     standard errors of a boundary (:func:`within_errors`) is recomputed on :data:`N_PRECISE` resamples, a tenth
-    of that error again. That makes a verdict that follows the bootstrap's seed rare, not impossible: a cell whose
-    end is still that close says so in its note, and how many do is measured by
-    ``benchmarks/bootstrap_seed_stability.py`` and ``benchmarks/boundary_cells_seeds.py``. ``boundaries`` (on the advantage scale) replaces the claim's own,
+    of that error again; one still that close there has its side of the boundary decided by the exact bootstrap
+    distribution (:func:`judge_cell`), so that no judgement follows the bootstrap's seed where that distribution is
+    within reach (checked on the cells nearest a boundary by ``benchmarks/boundary_cells_seeds.py``). ``boundaries`` (on the advantage scale) replaces the claim's own,
     for a judgement that uses only some of them (a curve's side of no effect: ``[0.0]``).
     """
     effect = comparison.effect
