@@ -97,6 +97,8 @@ def rows_of(paper_key, seeds):
         rows.append({"paper": paper_key, "cell": f"{stats.brief(comparison)} ({claim}, margin {margin})",
                      "distance": f"{distance_to_boundary(comparison, claim, margin, paper_effect):.4f}",
                      "judgement": judgement, "says_within_errors": "Monte-Carlo errors" in published_judgement.note,
+                     "decided_exactly": "exactly, the interval" in published_judgement.note,
+                     "exact_out_of_reach": "out of reach" in published_judgement.note,
                      "bootstrap_seeds": len(seeds), "moved": len(moved),
                      "seeds_that_moved": "; ".join(moved), "verdicts_fingerprint": fingerprint})
         print(f"{paper_key}: {rows[-1]['cell']}: {judgement}, {len(moved)} of {len(seeds)} seeds moved",
