@@ -29,6 +29,9 @@ from scipy import special
 
 #: The most multisets one half may have (about 1 GB of arrays and 20 CPU seconds at this size).
 MOST_MULTISETS = 25_000_000
+#: At most this many multisets a half (about half a CPU second), the tail is cheap enough to decide every interval
+#: end near a decision boundary, not only those within the Monte-Carlo error of it (:func:`in_easy_reach`).
+EASY_MULTISETS = 2_000_000
 #: A resampled sum within this share of the largest |d| times n of zero is zero (values on a lattice, such as
 #: accuracies, sum to zero up to rounding).
 ZERO_TOLERANCE = 1e-12
@@ -37,6 +40,20 @@ ZERO_TOLERANCE = 1e-12
 def multiset_count(n_draws, n_values):
     """The number of multisets of ``n_draws`` draws from ``n_values`` distinct values."""
     return math.comb(n_draws + n_values - 1, n_values - 1)
+
+
+def in_easy_reach(d):
+    """Whether the exact tail of the n values (or rows, for a ratio's pairs) ``d`` costs at most
+    :data:`EASY_MULTISETS` multisets a half (:func:`sum_tail`; a ratio's sums have at most one value per
+    distinct pair).
+
+    Where the seeds' values lie on a lattice (accuracies, ties), a Monte-Carlo interval end sits on one of a few
+    values and its batch-means error says nothing of how often another seed moves it to the next one; there the
+    exact side is the only one no seed moves, and such data (few distinct values) is what keeps it cheap.
+    """
+    d = np.asarray(d, dtype=float)
+    n = d.shape[0]
+    return multiset_count(n - n // 2, np.unique(d, axis=0).shape[0]) <= EASY_MULTISETS
 
 
 def _sums_of_draws(values, log_weights, n_draws):

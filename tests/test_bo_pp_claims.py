@@ -98,8 +98,11 @@ def test_a_most_claim_whose_threshold_moved_discloses_the_one_it_had(specs):
 
 @pytest.mark.parametrize("effect, expected", [
     (better_where(lambda problem, acquisition, tau0: True), "reproduced"),
-    # "most": 3 cells better and 9 level can no longer reach 7 of 12, more than half, so it is refuted as stated
-    (better_where(lambda problem, acquisition, tau0: problem == "Dropwave"), "not reproduced"),
+    # "most": 3 cells better and 9 level: the level cells contradict only where the paper prints a gain (Hart6's 3),
+    # the rest exclude no more than our margin and stay undecided (issue 63), so 7 of 12 is still within reach
+    (better_where(lambda problem, acquisition, tau0: problem == "Dropwave"), "partly reproduced"),
+    # ... and with the 9 other cells worse, 7 of 12 is out of reach: refuted as stated
+    (lambda problem, acquisition, tau0: 0.5 if problem == "Dropwave" else -0.5, "not reproduced"),
     (better_where(lambda problem, acquisition, tau0: False), "not reproduced"),
 ])
 def test_pi_pp_better_in_most_synthetic_cells(specs, effect, expected):

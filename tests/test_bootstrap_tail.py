@@ -68,3 +68,22 @@ def test_a_cell_whose_end_sits_on_its_boundary_is_judged_alike_under_every_boots
             judged.append(stats.judge_cell(comparison, "no worse", margin))
     assert {found.judgement for found in judged} == {"supported"}
     assert all("exactly, the interval's high end lies below" in found.note for found in judged)
+
+
+def test_a_cell_of_accuracies_is_judged_alike_under_every_bootstrap_seed_although_its_error_says_zero():
+    # Accuracies on a lattice of 1/512 (egp_ts, 10 seeds): the lower end of "better" is 0 at most seeds and one step
+    # above it at seed 1030, where its batch-means error made it 8.9 errors away; the exact tail puts the end on 0.
+    step = 1 / 512
+    a = np.full(10, 0.5)
+    b = a - step * np.array([2, -1, 2, -1, 0, 2, 1, 4, 1, 1])
+    assert bootstrap_tail.in_easy_reach(a - b)
+    comparison = stats.paired_comparison(a, b, higher_is_better=True, scale="difference")
+    margin = stats.Margin("difference", 0.01, "one point of accuracy")
+    judged = set()
+    for seed in (1000, 1001, 1030):
+        stats._refined_effect.cache_clear()
+        with stats.bootstrap_seed(seed):
+            judged.add(stats.judge_cell(comparison, "better", margin).judgement)
+    below, at_or_below = bootstrap_tail.effect_tail(a, b, "difference", 0.0)
+    assert below < stats.expanded_tail(10) <= at_or_below   # the exact lower end is 0 itself: not above it
+    assert judged == {"undecided"}

@@ -49,10 +49,13 @@ def verdict(spec, table):
     return spec.evaluate(table, PAPER_PARAMS).verdict
 
 
-def test_mini_better_than_epsilon_greedy_is_reproduced_and_a_tie_is_not(specs):
+def test_mini_better_than_epsilon_greedy_is_reproduced_a_tie_undecided_and_worse_refuted(specs):
     better = nas_runs(lambda method: 0.3 if method.startswith("MINI") else 0.5)
+    worse = nas_runs(lambda method: 0.5 if method.startswith("MINI") else 0.3)
     assert verdict(specs["nas-regret-vs-egreedy-MINI-GP-UCB"], better) == "reproduced"
-    assert verdict(specs["nas-regret-vs-egreedy-MINI-GP-UCB"], nas_runs()) == "not reproduced"
+    # A tie excludes a gain of our margin but not "no difference": it refutes nothing the paper printed (issue 63).
+    assert verdict(specs["nas-regret-vs-egreedy-MINI-GP-UCB"], nas_runs()) == "inconclusive"
+    assert verdict(specs["nas-regret-vs-egreedy-MINI-GP-UCB"], worse) == "not reproduced"
 
 
 def test_mini_is_compared_with_the_tuned_epsilon_greedy(specs):
