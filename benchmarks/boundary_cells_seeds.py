@@ -4,9 +4,9 @@ Not a timing. Each paper's claims are judged once from its published runs while 
 (``common.stats.judge_cell``) is recorded; of those not "not comparable" (tied seeds), the ten distinct cells whose
 interval ends lie nearest a decision boundary (in shares of the interval's half-width) are judged again under each of
 50 bootstrap seeds, from the default resamples on, refined as a published judgement is (``common.stats.refined``). A
-cell whose end lies within 6 Monte-Carlo errors of its boundary even at ``common.stats.N_PRECISE`` resamples has its
-side decided by the exact bootstrap distribution (``common.bootstrap_tail``), or, beyond its reach, can follow the
-seed; the record shows which cells move, and whether the published judgement says its end is that close (its note:
+cell whose end lies within 6 Monte-Carlo errors of its boundary even at ``common.stats.N_PRECISE`` resamples, or near
+it where the exact bootstrap distribution is cheap (``common.bootstrap_tail.in_easy_reach``), has its side decided by
+that distribution (``common.bootstrap_tail``), or, beyond its reach, can follow the seed; the record shows which cells move, and whether the published judgement says its end is that close (its note:
 "within 6 Monte-Carlo errors of a decision boundary"). One row per cell in results/boundary_cells_seeds.csv (a rerun of some
 papers replaces their rows), each with the paper's verdict fingerprint
 (``bootstrap_seed_stability.verdicts_fingerprint``) so that ``tests/test_bootstrap_record.py`` can tell a record made
