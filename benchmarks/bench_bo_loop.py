@@ -39,7 +39,7 @@ import common  # noqa: F401  (sets one BLAS thread before numpy loads)
 import numpy as np
 
 from common.bo import BayesianOptimization, GPAcquisitionMethod, initial_design
-from common.experiments.bo_basics import make_kernel
+from common.teaching import make_kernel
 from common.test_functions import Ackley, Hartmann6, on_unit_cube
 
 N_INIT = 5

@@ -53,3 +53,10 @@ def test_no_module_imports_itself_through_others(start):
             path.pop()
 
     visit(start)
+
+
+@pytest.mark.parametrize("lesson", sorted(name for name in import_graph() if name.startswith("common.lessons")))
+def test_no_lesson_imports_an_experiment_module(lesson):
+    # A lesson sits below the papers' experiments: what both need lives in a module under both (common.teaching).
+    upward = sorted(name for name in import_graph()[lesson] if name.startswith("common.experiments"))
+    assert not upward, f"{lesson} imports {upward}: move what it needs below common/experiments"

@@ -7,7 +7,7 @@ import pytest
 
 from common.acquisitions import ExpectedImprovement, ProbabilityOfImprovement, UpperConfidenceBound
 from common.experiments import lesson2_acquisition as lesson
-from common.experiments.bo_basics import forrester
+from common.teaching import forrester
 from common.lessons import acquisition as acq
 from common.lessons import player
 from common.notebook import configuration

@@ -5,12 +5,13 @@ import pytest
 
 from common.acquisitions import ExpectedImprovement
 from common.experiments import lesson3_bo_loop as lesson
-from common.experiments.bo_basics import FORRESTER_BOUNDS, forrester, make_problem
 from common.lessons import acquisition as lesson2
 from common.lessons import bo_loop as bl
 from common.lessons import gp_regression as gpr
 from common.notebook import configuration
 from common.optimizers import direct_maximize
+from common.teaching import FORRESTER_BOUNDS, forrester
+from common.test_functions import get_test_function, on_unit_cube
 from lesson_widgets import assert_follows_the_figure_rules, slider_ends
 
 WIDGETS = [(bl.designs_figure, bl.DESIGN_SLIDERS), (bl.loop_figure, bl.LOOP_SLIDERS),
@@ -124,7 +125,7 @@ def test_a_batch_without_lies_repeats_one_point():
 def test_the_batch_method_proposes_q_distinct_points_in_the_box():
     method = bl.benchmark_method("KB-EI", q=3, direct_evals=60)
     X = np.random.default_rng(0).random((5, 2))
-    y = make_problem("branin")(X)
+    y = on_unit_cube(get_test_function("branin"))(X)
     batch = method.propose(X, y, 1, np.random.default_rng(1))
     assert batch.shape == (3, 2) and len(np.unique(batch, axis=0)) == 3
     assert np.all((batch >= 0) & (batch <= 1))

@@ -155,9 +155,8 @@ def test_idea_against_rank_counts_the_strongest_twins_outcomes():
                             "problem": ["a", "b", "c", "a", "a"],
                             "outcome": ["lower", "undecided", "higher", "lower", "higher"],
                             "strongest twin": [True, True, True, False, True]})
-    summary = pd.DataFrame({"problem": ["a", "a", "b", "b", "c", "c"], "method": ["UCB-PP", "EGP-TS"] * 3,
-                            "seeds": 5, "mean_rank": [1.2, 1.8, 1.9, 1.1, 1.5, 1.5], "low": np.nan, "high": np.nan})
-    table = rp.idea_against_rank(effects, summary).set_index("idea of")
+    ranks = pd.Series({"UCB-PP": 2.1, "EGP-TS": 1.4})
+    table = rp.idea_against_rank(effects, ranks).set_index("idea of")
     assert table.loc["UCB-PP", ["problems", "lower", "higher", "undecided"]].tolist() == [3, 1, 1, 1]
     assert table.loc["EGP-TS", ["problems", "lower", "higher", "undecided"]].tolist() == [1, 0, 1, 0]
     assert table["whole method's average rank"].tolist() == sorted(table["whole method's average rank"])

@@ -814,7 +814,7 @@ def make_method(config, problem, view, X0, y0):
         return MiniGPUCBOnCandidates(arms, len(X0), mini_lambda(problem, view.to_native(arms), spread), kernel,
                                      epochs=not off)
     if name in ("GP-UCB", "GP-EI"):
-        from common.experiments.bo_basics import make_kernel
+        from common.teaching import make_kernel
         return GPAcquisitionMethod(make_kernel(dim), view.bounds, acquisition=name.removeprefix("GP-"),
                                    beta=PROJECT_GP_BETA, noise_variance=1e-6, noise_bounds=PROJECT_GP_NOISE_BOUNDS,
                                    y_transform="standardize", mle_restarts=1, optimizer="direct",

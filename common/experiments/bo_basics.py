@@ -12,20 +12,18 @@ standardized observations, a fixed tiny noise variance (the functions are
 noise-free), hyperparameters refitted by maximum likelihood every iteration, and
 the acquisition maximized by DIRECT.
 
-The notebook's 1-D illustrations use :func:`forrester`.
+The notebook's 1-D illustrations use :func:`common.teaching.forrester`.
 """
 import time
 
 import numpy as np
 
 from common import paths, store
-from common.acquisitions import thompson_sample
 from common.bo import BayesianOptimization, GPAcquisitionMethod, RandomSearch, run_bo
 from common.gp import GaussianProcess
-from common.kernels import Matern
 from common.metrics import simple_regret
-from common.optimizers import direct_maximize
 from common.seeding import make_rng
+from common.teaching import FORRESTER_BOUNDS, TEACHING_X0, ThompsonSampling, forrester, make_kernel
 from common.test_functions import get_test_function, on_unit_cube
 
 PAPER = "bo_basics"
@@ -59,31 +57,6 @@ PUBLISHED = {"scale": "quick"}
 # beta_t = 0.2 d log(2t) (Kandasamy et al. 2015): the Srinivas et al. schedule is
 # valid for the theory but explores far more than these small budgets allow.
 UCB_BETA = "kandasamy"
-THOMPSON_FEATURES = 500
-
-
-def forrester(X):
-    r"""The 1-D function of Forrester et al. (2008), negated so that it is maximized.
-
-    .. math:: f(x) = -(6x - 2)^2 \sin(12x - 4), \qquad x \in [0, 1],
-
-    with its global maximum f = 6.0207... at x = 0.7572..., a local maximum near
-    x = 0.14 and a plateau near x = 0.4: small enough to plot, multimodal
-    enough to fool a greedy search.
-
-    Parameters
-    ----------
-    X : array-like of shape (n, 1)
-
-    Returns
-    -------
-    ndarray of shape (n,)
-    """
-    x = np.asarray(X, dtype=float).reshape(-1)
-    return -((6.0 * x - 2.0) ** 2) * np.sin(12.0 * x - 4.0)
-
-
-FORRESTER_BOUNDS = np.array([[0.0, 1.0]])
 
 
 def make_config(function, method, seed, params):
@@ -111,26 +84,6 @@ def make_problem(function):
     if function not in FUNCTIONS:
         raise ValueError(f"function must be one of {FUNCTIONS}; got {function!r}")
     return on_unit_cube(get_test_function(function))
-
-
-def make_kernel(dim):
-    """Matérn-5/2 ARD prior for standardized observations on the unit cube."""
-    return Matern(2.5, lengthscale=np.full(dim, 0.2), lengthscale_bounds=(1e-2, 1e1),
-                  variance_bounds=(1e-2, 1e2))
-
-
-class ThompsonSampling(GPAcquisitionMethod):
-    """GP-TS: maximize one function drawn from the posterior (random-feature approximation).
-
-    The draw f~ ~ GP posterior replaces the acquisition: x_{t+1} = argmax f~(x),
-    found by DIRECT like the other acquisitions' maxima.
-    """
-
-    def propose(self, X, y, iteration, rng):
-        gp = self.fit_model(X, y, rng)
-        self.last_gp = gp
-        draw = thompson_sample(gp, rng, n_features=THOMPSON_FEATURES)
-        return direct_maximize(draw, self.bounds, **self.optimizer_options).x[None, :]
 
 
 def make_method(config, bounds):
@@ -178,8 +131,6 @@ def run(config, iterations=None):
 
 
 # --------------------------------------------------------------------------- the 1-D teaching figures
-#: The four first evaluations of the teaching figures, none near the maximizer x* = 0.757.
-TEACHING_X0 = np.array([[0.1], [0.4], [0.6], [0.9]])
 #: The teaching figures' computations as one cached run (:func:`teaching_arrays`): drawn from stored arrays, the
 #: figures come out the same on every CPU, whose BLAS kernels change a fitted GP's last bits (and a figure's pixels).
 TEACHING_CONFIG = {"paper": PAPER, "experiment": "teaching", "problem": "forrester", "n_grid": 501,

@@ -16,7 +16,7 @@ of :mod:`common.optimizers` and the loop of :mod:`common.bo`. The acquisitions (
 and Thompson sampling (Thompson 1933), which queries the maximizer of one function drawn from the posterior.
 
 The lesson's one-dimensional problem is lesson 1's: the Forrester function, negated so that it is maximized
-(:func:`common.experiments.bo_basics.forrester`), observed at the first :data:`N_POINTS` points of lesson 1's
+(:func:`common.teaching.forrester`), observed at the first :data:`N_POINTS` points of lesson 1's
 golden-ratio design. As there, three kinds of function:
 
 * ``*_arrays(...)`` compute what one figure draws, as a dict of arrays (what the experiment module
@@ -32,12 +32,12 @@ from scipy.optimize import minimize_scalar
 
 from common.acquisitions import ExpectedImprovement, ProbabilityOfImprovement, UpperConfidenceBound
 from common.bo import GPAcquisitionMethod, run_bo
-from common.experiments import bo_basics
-from common.experiments.bo_basics import FORRESTER_BOUNDS, ThompsonSampling, forrester
 from common.gp import GaussianProcess
 from common.lessons import gp_regression as gpr
 from common.optimizers import direct_maximize, maximize_with_restarts
 from common.seeding import make_rng
+from common.teaching import FORRESTER_BOUNDS, ThompsonSampling, forrester, make_kernel
+from common.test_functions import get_test_function, on_unit_cube
 
 LESSON = "lesson2_acquisition"
 #: The GP of lesson 1's posterior figures: its lengthscale (sigma_f = gpr.SIGNAL_STD, noise-free).
@@ -255,7 +255,7 @@ class ExplorationMethod(GPAcquisitionMethod):
 
 def loop_method(acquisition, parameter=0.0, direct_evals=200, lengthscale=LENGTHSCALE):
     """The method of one loop: :class:`ExplorationMethod`, or for "TS" the library's Thompson sampling
-    (:class:`common.experiments.bo_basics.ThompsonSampling`: a random-feature draw maximized by DIRECT) on the same
+    (:class:`common.teaching.ThompsonSampling`: a random-feature draw maximized by DIRECT) on the same
     fixed GP."""
     if acquisition == "TS":
         return ThompsonSampling(gpr.make_kernel("matern52", lengthscale), FORRESTER_BOUNDS, acquisition="mean",
@@ -308,10 +308,10 @@ def acquisition_problem(problem):
         X, y, gp = fit_state(N_POINTS)
         bounds = FORRESTER_BOUNDS
     elif problem == "hartmann6":
-        objective = bo_basics.make_problem("hartmann6")
+        objective = on_unit_cube(get_test_function("hartmann6"))
         X = make_rng(LESSON, "hartmann6 data").random((HARTMANN_POINTS, 6))
         y = objective(X)
-        gp = GaussianProcess(bo_basics.make_kernel(6), noise_variance=1e-6, y_transform="standardize").fit(X, y)
+        gp = GaussianProcess(make_kernel(6), noise_variance=1e-6, y_transform="standardize").fit(X, y)
         gp.fit_hyperparameters(make_rng(LESSON, "hartmann6 hyperparameters"), n_restarts=5)
         bounds = objective.bounds
     else:

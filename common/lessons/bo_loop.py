@@ -23,13 +23,13 @@ from scipy.stats import qmc
 from common import stats
 from common.acquisitions import ExpectedImprovement
 from common.bo import BayesianOptimization, GPAcquisitionMethod, RandomSearch, run_bo
-from common.experiments import bo_basics
-from common.experiments.bo_basics import FORRESTER_BOUNDS, TEACHING_X0, forrester
 from common.lessons import acquisition as lesson2
 from common.lessons import gp_regression as gpr
 from common.metrics import fill_distance, simple_regret
 from common.optimizers import direct_maximize
 from common.seeding import make_rng
+from common.teaching import FORRESTER_BOUNDS, TEACHING_X0, forrester, make_kernel
+from common.test_functions import get_test_function, on_unit_cube
 
 LESSON = "lesson3_bo_loop"
 #: The initial designs of the lesson, with the names the figures use.
@@ -358,14 +358,14 @@ def benchmark_method(name, q=4, direct_evals=300):
     hyperparameters (lengthscale 0.2, variance 1); "UCB" uses beta_t = 0.2 d log(2t) (Kandasamy et al. 2015);
     "KB-EI" chooses ``q`` points a round by the kriging believer; "random" is random search.
     """
-    bounds = bo_basics.make_problem("branin").bounds
+    bounds = on_unit_cube(get_test_function("branin")).bounds
     if name == "random":
         return RandomSearch(bounds, name=name)
     if name not in METHODS:
         raise ValueError(f"method must be one of {list(METHODS)}; got {name!r}")
     options = dict(noise_variance=1e-6, y_transform="standardize", mle_restarts=1, optimizer="direct",
                    optimizer_options={"max_evals": int(direct_evals)}, name=name)
-    kernel = bo_basics.make_kernel(2)
+    kernel = make_kernel(2)
     if name == "KB-EI":
         return KrigingBeliever(kernel, bounds, q=q, lie="believer", **options)
     if name == "UCB":
@@ -386,7 +386,7 @@ def benchmark_arrays(method, seed, n_init=5, n_evaluations=40, q=4, direct_evals
         Per evaluation: ``X`` (n, 2), ``f``, ``regret`` (simple regret f* - best so far) and ``round`` (0 for the
         initial design, then the BO round that proposed it).
     """
-    objective = bo_basics.make_problem("branin")
+    objective = on_unit_cube(get_test_function("branin"))
     batch = q if method == "KB-EI" else 1
     n_rounds = -(-(int(n_evaluations) - int(n_init)) // batch)
     record = run_bo(objective, objective.bounds, benchmark_method(method, q, direct_evals), int(n_init),

@@ -4,7 +4,7 @@ Everything runs on the library's own GP (:class:`common.gp.GaussianProcess`, :mo
 second implementation here, only the small computations a lecture shows and the figures that show them. Equation
 numbers are those of Rasmussen & Williams, *Gaussian Processes for Machine Learning* (2006), "RW" below.
 
-The lesson works in one dimension, on the Forrester function (:func:`common.experiments.bo_basics.forrester`,
+The lesson works in one dimension, on the Forrester function (:func:`common.teaching.forrester`,
 negated so that it is maximized: f* = 6.02 at x* = 0.757), seen through a GP with a constant prior mean (the data's
 mean) and a signal standard deviation sigma_f = 5, about the spread of f over [0, 1] (its std there is 4.5).
 
@@ -20,10 +20,10 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from common import plotting
-from common.experiments.bo_basics import forrester
 from common.gp import GaussianProcess, jittered_cholesky
 from common.kernels import Matern, SquaredExponential
 from common.seeding import make_rng
+from common.teaching import forrester
 
 LESSON = "lesson1_gp_regression"
 #: The prior's signal standard deviation sigma_f (units of f) where it is not fitted.

@@ -36,7 +36,6 @@ import numpy as np
 
 from common import plotting, stats
 from common.bo import run_bo
-from common.experiments.bo_basics import forrester
 from common.gp import GaussianProcess
 from common.kernels import AdditiveKernel, Matern, SquaredExponential
 from common.lessons import gp_regression as gpr
@@ -44,6 +43,7 @@ from common.methods import bo_pp, mini_gp_opt, random_exploration
 from common.methods.egp_ts import EnsembleRFGP
 from common.random_features import BayesianLinearRegression, RandomFourierFeatures
 from common.seeding import make_rng
+from common.teaching import forrester
 from common.test_functions import Rastrigin
 
 LESSON = "lesson4_reading_papers"
@@ -391,7 +391,7 @@ ADDITIVE_SIDE = 41
 
 
 def additive_function(X):
-    """f(x) = g(x1) + g(x2), g the negated Forrester function (:func:`common.experiments.bo_basics.forrester`)."""
+    """f(x) = g(x1) + g(x2), g the negated Forrester function (:func:`common.teaching.forrester`)."""
     X = np.asarray(X, dtype=float)
     return forrester(X[:, :1]) + forrester(X[:, 1:2])
 
@@ -725,13 +725,10 @@ def disagreements(against):
                    | (~ranked_well & (against["lower"] > against["higher"]))]
 
 
-def idea_against_rank(effects, summary):
+def idea_against_rank(effects, ranks):
     """Each idea's on/off outcomes (:func:`idea_outcomes`) beside its whole method's average rank among the arena's
-    methods (each problem's ranking by mean rank, averaged over the problems:
-    :func:`common.experiments.arena.problem_ranks`); best rank first."""
-    from common.experiments import arena
-
-    ranks = arena.problem_ranks(summary).mean(axis=0)
+    methods, ``ranks`` (a Series by method: each problem's ranking by mean rank, averaged over the problems, as
+    ``common.experiments.arena.problem_ranks(summary).mean(axis=0)`` gives it); best rank first."""
     table = idea_outcomes(effects)
     table.insert(1, "whole method's average rank", table["idea of"].map(ranks).round(2))
     table.insert(2, "of methods", ranks.size)
