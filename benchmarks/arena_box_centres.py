@@ -7,10 +7,11 @@ candidate problems of a larger suite, the share of uniform points that beat the 
 
 * on the problem's usual box, and
 * on the best of ``--candidates`` shifted boxes, each coordinate moved by a random sign times a magnitude uniform in
-  [0.1, 0.45] of the width (the arena's recipe, :func:`common.experiments.arena.box_shift`, widened from [0.1, 0.3]),
-  the function's first listed maximizer kept at least 2 % of the width inside (a sign flipped where it would leave,
-  the candidate dropped if that does not help), so that the optimal value stays attainable. Each candidate is scored on 2,000 points; the best one is scored again on 20,000
-  fresh points, so that the reported share carries no winner's-curse bias.
+  [0.1, 0.45] of the width (the arena's recipe, :func:`common.experiments.arena_suite.box_shift`, widened from
+  [0.1, 0.3]), the function's first listed maximizer kept at least 2 % of the width inside (a sign flipped where it
+  would leave, the candidate dropped if that does not help), so that the optimal value stays attainable. Each
+  candidate is scored on 2,000 points; the best one is scored again on 20,000 fresh points, so that the reported
+  share carries no winner's-curse bias.
 
 It also reports the weaker rule a shared initial design implies: every method of a seed starts from the same
 ``N_INIT`` = 10 uniform points, so the centre gives DIRECT no head start over them in at least half of the seeds when
@@ -23,7 +24,7 @@ their own box only: a shift would change the task, not just where it sits. The r
     nice -n 19 python benchmarks/arena_box_centres.py --declare   # about 7 CPU-minutes; results/arena_suite_boxes.csv
 
 With ``--declare`` it declares the boxes of the arena's second suite (:func:`declared_box`; the shifts go into
-``common/experiments/arena.py``'s ``DECLARED_SHIFTS``, each problem's rule into its ``ProblemSpec``); the problems
+``common/experiments/arena_suite.py``'s ``DECLARED_SHIFTS``, each problem's rule into its ``ProblemSpec``); the problems
 searched on their own box (the robots, the sprinkler, the SVM) are measured on 2,000 points (the robots: over the
 goals of the suite's 20 seeds).
 """
@@ -38,7 +39,7 @@ from common import _threads  # noqa: F401,E402  (pins BLAS and numpy's SIMD befo
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from common.experiments import add_gp_ucb, arena  # noqa: E402
+from common.experiments import add_gp_ucb, arena_suite  # noqa: E402
 from common.seeding import make_rng  # noqa: E402
 from common.test_functions import (Ackley, Branin, DropWave, Eggholder, Griewank, Hartmann6, Levy,  # noqa: E402
                                    Rastrigin, Zakharov)
@@ -49,7 +50,7 @@ OWN_BOXES = ("Robot pushing 3D", "Robot pushing 4D", "Sprinkler", "SVM tuning (d
 OWN_BOX_POINTS = 2_000
 MEDIAN_RULE = 0.5
 #: The share of uniform points that must beat the centre for the best of N_INIT of them to match it in half the seeds.
-INITIAL_DESIGN_RULE = 1 - 0.5 ** (1 / arena.N_INIT)
+INITIAL_DESIGN_RULE = 1 - 0.5 ** (1 / arena_suite.N_INIT)
 SHIFT_MAGNITUDES = (0.1, 0.45)
 INSIDE = 0.02
 SEARCH_POINTS, CHECK_POINTS = 2_000, 20_000
@@ -65,7 +66,7 @@ def centre_beaten_by(values, bounds, n_points, rng):
 def candidate_shifts(name, bounds, optimizer, n_candidates):
     """Candidate shifts of a problem's box, per coordinate as a fraction of its width, rounded to 3 digits (see the
     module's docstring), that keep ``optimizer`` inside, from a stream keyed by the problem's name."""
-    rng = make_rng(arena.PAPER, name, "box centre search")
+    rng = make_rng(arena_suite.PAPER, name, "box centre search")
     width = np.ptp(bounds, axis=1)
 
     def outside(shift):
@@ -103,7 +104,7 @@ def robot_row(dim, n_goals=20, n_points=2_000):
     from common.problems.robot_push import RobotPush
     shares = []
     for goal_seed in range(n_goals):
-        problem = arena.RobotPushing(dim, RobotPush.random_goal(np.random.default_rng(goal_seed)))
+        problem = arena_suite.RobotPushing(dim, RobotPush.random_goal(np.random.default_rng(goal_seed)))
         shares.append(centre_beaten_by(problem.noise_free, problem.bounds, n_points, np.random.default_rng(0)))
     return {"problem": f"Robot pushing {dim}D", "dim": dim, "usual box": float(np.mean(shares)),
             "best shifted box": np.nan, "candidates": 0}
@@ -129,7 +130,7 @@ class _BBOBValues:
 
 def candidate_functions():
     """The synthetic candidates with known maximizers: the arena's own functions and the papers' others."""
-    bbob = {f"{label} f{number} (3-D)": arena.NoisyBBOB(number, 3, 0.0) for label, number in
+    bbob = {f"{label} f{number} (3-D)": arena_suite.NoisyBBOB(number, 3, 0.0) for label, number in
             [("Rosenbrock", 104), ("Ellipsoid", 116), ("Schaffer", 122)]}
     functions = {"Branin": Branin(), "Drop-wave": DropWave(), "Eggholder": Eggholder(), "Hartmann-6": Hartmann6(),
                  "Ackley-10": Ackley(10), "Levy-10": Levy(10), "Rastrigin-10": Rastrigin(10),
@@ -142,8 +143,8 @@ def candidate_functions():
 def declared_box(name, function, n_candidates):
     """The box the arena's second suite declares for a function (issue 42 item 5): the usual box where its centre
     already meets the rule, else the first candidate shift of the keyed stream that meets it on the search's 2,000
-    points and on the 20,000 points (seed 0) that the arena's test measures (``arena.centre_beaten_by``). The rule is
-    the median rule where the usual box or one of the candidates meets it, else the initial-design rule."""
+    points and on the 20,000 points (seed 0) that the arena's test measures (``arena_suite.centre_beaten_by``). The
+    rule is the median rule where the usual box or one of the candidates meets it, else the initial-design rule."""
     bounds, optimizer = np.asarray(function.bounds, dtype=float), np.atleast_2d(function.optimizers)[0]
     width = np.ptp(bounds, axis=1)
 
@@ -176,13 +177,13 @@ def declare(n_candidates):
         print(f"{name}: {found['rule']} rule, centre beaten by {found['usual box']:.3f} of uniform points on the "
               f"usual box, {found['declared box']:.3f} on the declared one; shift {found['shift']}")
     for name in OWN_BOXES:  # no known maximizer to keep inside, or a task a shift would change: the box as it is
-        # More points than the arena's test measures (arena.CENTRE_CHECK_POINTS, where an evaluation is costly): the
-        # rule is decided here, the test only checks that the box still meets it.
-        seeds = arena.GOAL_SEEDS if name.startswith("Robot") else [0]
-        share = float(np.mean([arena.centre_beaten_by(arena.make_problem(name, seed), OWN_BOX_POINTS)
+        # More points than the arena's test measures (arena_suite.CENTRE_CHECK_POINTS, where an evaluation is
+        # costly): the rule is decided here, the test only checks that the box still meets it.
+        seeds = arena_suite.GOAL_SEEDS if name.startswith("Robot") else [0]
+        share = float(np.mean([arena_suite.centre_beaten_by(arena_suite.make_problem(name, seed), OWN_BOX_POINTS)
                                for seed in seeds]))
         rule = "median" if share >= MEDIAN_RULE else "initial design" if share >= INITIAL_DESIGN_RULE else "none"
-        rows.append({"problem": name, "dim": arena.SPEC_OF[name].dim, "rule": rule, "shift": None,
+        rows.append({"problem": name, "dim": arena_suite.SPEC_OF[name].dim, "rule": rule, "shift": None,
                      "usual box": share, "declared box": share})
         print(f"{name}: {rule} rule, centre beaten by {share:.3f} of {OWN_BOX_POINTS:,} uniform points of its own "
               f"box" + (f" (mean over {len(seeds)} goals)" if len(seeds) > 1 else ""))

@@ -24,19 +24,19 @@ import time
 import common  # noqa: F401  (sets one BLAS thread and numpy's SIMD before numpy loads)
 import pandas as pd
 
-from common.experiments import arena
+from common.experiments import arena, arena_methods, arena_suite
 from common.experiments.arena_claims import MINI_COST_RECORD
 from common.notebook import configuration
 
 METHOD = "MINI-GP-UCB"
-TWIN = arena.IDEA_OF[METHOD].off[0]
+TWIN = arena_methods.IDEA_OF[METHOD].off[0]
 
 
 def main(argv=None):
     published = configuration(arena)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=10, help="seeds per problem (default 10)")
-    parser.add_argument("--problems", nargs="+", default=list(published["problems"]), choices=arena.PROBLEMS,
+    parser.add_argument("--problems", nargs="+", default=list(published["problems"]), choices=arena_suite.PROBLEMS,
                         metavar="PROBLEM", help="problems to run (default: the arena's published ones)")
     parser.add_argument("--record", action="store_true",
                         help=f"write the per-run rows to {MINI_COST_RECORD.relative_to(MINI_COST_RECORD.parents[2])}")

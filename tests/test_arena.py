@@ -2,17 +2,17 @@
 import numpy as np
 import pytest
 
-from common.experiments import arena
+from common.experiments import arena, arena_figures, arena_methods, arena_scoring, arena_suite
 from common.notebook import configuration
 
 
 def test_every_method_runs_on_every_problem_of_both_suites_at_smoke_scale():
-    params = configuration(arena, "smoke", problems=list(arena.PROBLEMS))
+    params = configuration(arena, "smoke", problems=list(arena_suite.PROBLEMS))
     grid = arena.make_grid(params)
     ran = {(config["problem"], config["method"]): arena.run(config) for config in grid}
-    expected_methods = [name for name in params["methods"] if arena.library_available(name)]
-    twins = [(problem, twin) for problem in params["problems"] for twin, method in arena.TWINS.items()
-             if arena.idea_active(method, arena.SPEC_OF[problem].dim)]
+    expected_methods = [name for name in params["methods"] if arena_methods.library_available(name)]
+    twins = [(problem, twin) for problem in params["problems"] for twin, method in arena_methods.TWINS.items()
+             if arena_methods.idea_active(method, arena_suite.SPEC_OF[problem].dim)]
     assert sorted(ran) == sorted([(problem, method) for problem in params["problems"] for method in expected_methods]
                                  + twins)
     broken = [pair for pair, result in ran.items()
@@ -23,47 +23,50 @@ def test_every_method_runs_on_every_problem_of_both_suites_at_smoke_scale():
 @pytest.mark.parametrize("problem", ["Hartmann-6", "Robot pushing 4D"])
 def test_every_method_of_a_seed_starts_from_the_same_initial_design_and_observations(problem):
     params = configuration(arena, "smoke")
-    methods = [name for name in arena.METHODS if arena.library_available(name)]
+    methods = [name for name in arena_methods.METHODS if arena_methods.library_available(name)]
     starts = {name: arena.run(arena.config_of(params, problem, name, seed=1), iterations=1) for name in methods}
     first = starts[methods[0]]
     differing = [name for name, result in starts.items()
-                 if not (np.array_equal(result["f"][:arena.N_INIT], first["f"][:arena.N_INIT])
-                         and np.array_equal(result["y"][:arena.N_INIT], first["y"][:arena.N_INIT]))]
+                 if not (np.array_equal(result["f"][:arena_suite.N_INIT], first["f"][:arena_suite.N_INIT])
+                         and np.array_equal(result["y"][:arena_suite.N_INIT], first["y"][:arena_suite.N_INIT]))]
     assert not differing, f"{problem}: these methods start from another design or other observed values: {differing}"
 
 
-@pytest.mark.parametrize("name", arena.SUITE)
+@pytest.mark.parametrize("name", arena_suite.SUITE)
 def test_the_second_suites_box_centre_meets_its_declared_rule(name):
-    rule = arena.SPEC_OF[name].box_rule
-    assert rule in arena.BOX_RULES, f"{name}: box_rule must be one of {list(arena.BOX_RULES)}; got {rule!r}"
-    share = arena.centre_share(name)
-    assert share >= arena.BOX_RULES[rule], f"{name}: {share:.3f} of uniform points beat the centre, the {rule} rule " \
-                                           f"asks for {arena.BOX_RULES[rule]:.3f}"
+    rule = arena_suite.SPEC_OF[name].box_rule
+    assert rule in arena_suite.BOX_RULES, \
+        f"{name}: box_rule must be one of {list(arena_suite.BOX_RULES)}; got {rule!r}"
+    share = arena_suite.centre_share(name)
+    assert share >= arena_suite.BOX_RULES[rule], f"{name}: {share:.3f} of uniform points beat the centre, the " \
+                                                 f"{rule} rule asks for {arena_suite.BOX_RULES[rule]:.3f}"
     # The notebook's table reads the share recorded; computed once here, it is checked against the record too.
-    recorded = arena.recorded_centre_shares().get(name)
-    assert recorded == {"points": arena.CENTRE_CHECK_POINTS.get(name, 20_000), "share": share}, \
-        f"{name}: {arena.CENTRE_SHARES_FILE} records another share: python -c 'from common.experiments import " \
-        f"arena; arena.record_centre_shares()' rewrites it"
+    recorded = arena_suite.recorded_centre_shares().get(name)
+    assert recorded == {"points": arena_suite.CENTRE_CHECK_POINTS.get(name, 20_000), "share": share}, \
+        f"{name}: {arena_suite.CENTRE_SHARES_FILE} records another share: python -c 'from common.experiments import " \
+        f"arena_suite; arena_suite.record_centre_shares()' rewrites it"
 
 
 def test_the_second_suite_has_the_issues_mix_of_problems():
-    specs = [arena.SPEC_OF[name] for name in arena.SUITE]
+    specs = [arena_suite.SPEC_OF[name] for name in arena_suite.SUITE]
     assert 16 <= len(specs) <= 24
     assert sum(spec.noisy for spec in specs) >= 3
     assert sum(spec.regime.startswith(("simulator", "real-world")) for spec in specs) >= 2
-    assert len(set(arena.SUITE)) == len(specs)
+    assert len(set(arena_suite.SUITE)) == len(specs)
 
 
-@pytest.mark.parametrize("name", [name for name in arena.PROBLEMS if arena.make_problem(name, 0).optimizers is not None])
+@pytest.mark.parametrize("name", [name for name in arena_suite.PROBLEMS
+                                  if arena_suite.make_problem(name, 0).optimizers is not None])
 def test_the_searched_box_keeps_the_stated_optimum_and_gives_its_centre_no_free_optimum(name):
-    problem = arena.make_problem(name, seed=0)
+    problem = arena_suite.make_problem(name, seed=0)
     low, high = problem.bounds[:, 0], problem.bounds[:, 1]
     optimizers = np.atleast_2d(problem.optimizers)
     assert np.all((optimizers >= low) & (optimizers <= high)), f"{name}: an optimizer lies outside the box"
     np.testing.assert_allclose(problem.noise_free(optimizers), problem.optimal_value, rtol=0, atol=1e-9)
     sample = low + (high - low) * np.random.default_rng(0).random((2000, problem.dim))
     assert np.max(problem.noise_free(sample)) <= problem.optimal_value + 1e-9, f"{name}: a point beats f*"
-    assert arena.centre_beaten_by(problem) > 0, f"{name}: the box's centre beats every one of 20,000 uniform points"
+    assert arena_suite.centre_beaten_by(problem) > 0, \
+        f"{name}: the box's centre beats every one of 20,000 uniform points"
 
 
 def test_the_scorecard_lists_the_arena_after_the_papers_and_apart_from_their_counts(tmp_path, monkeypatch):
@@ -102,7 +105,7 @@ def test_the_cost_and_rank_labels_of_methods_at_the_same_point_do_not_overlap():
     costs = pd.DataFrame({"method": names, "average rank": 4.4, "CPU s per run (median)": 1.0,
                           "CPU s (25 %)": 0.8, "CPU s (75 %)": 1.2})
     fig, ax = plt.subplots()
-    arena.plot_cost_and_rank(ax, costs)
+    arena_figures.plot_cost_and_rank(ax, costs)
     renderer = fig.canvas.get_renderer()
     boxes = [text.get_window_extent(renderer) for text in ax.texts]
     plt.close(fig)
@@ -111,9 +114,9 @@ def test_the_cost_and_rank_labels_of_methods_at_the_same_point_do_not_overlap():
 
 
 def test_a_ratio_beyond_the_idea_figures_range_is_a_triangle_at_the_edge_pointing_outwards():
-    low, high = arena.IDEA_RATIO_RANGE
-    assert arena._edge_marker(low / 10, "o") == "<" and arena._edge_marker(high * 10, "o") == ">"
-    assert [arena._edge_marker(ratio, "D") for ratio in (low, 1.0, high)] == ["D", "D", "D"]
+    low, high = arena_figures.IDEA_RATIO_RANGE
+    assert arena_figures._edge_marker(low / 10, "o") == "<" and arena_figures._edge_marker(high * 10, "o") == ">"
+    assert [arena_figures._edge_marker(ratio, "D") for ratio in (low, 1.0, high)] == ["D", "D", "D"]
 
 
 def test_the_regime_sentence_names_methods_tied_at_the_lowest_rank_together():
@@ -144,7 +147,7 @@ def test_the_normalized_score_is_one_at_the_optimum_and_zero_at_random_searchs_m
     table = _tidy({("P", "Random search", 0): [4.0, 4.0, 3.0, 2.0], ("P", "Random search", 1): [4.0, 4.0, 3.0, 6.0],
                    ("P", "perfect", 0): [4.0, 4.0, 0.0, 0.0], ("P", "perfect", 1): [4.0, 4.0, 1.0, 0.0],
                    ("P", "as random", 0): [4.0, 4.0, 4.0, 4.0], ("P", "as random", 1): [4.0, 4.0, 4.0, 4.0]})
-    per_problem, overall = arena.normalized_scores(table, 4, n_resamples=200)
+    per_problem, overall = arena_scoring.normalized_scores(table, 4, n_resamples=200)
     scores = overall.set_index("method")["mean normalized score"]
     assert scores["perfect"] == 1.0 and scores["Random search"] == 0.0 and scores["as random"] == 0.0
     assert list(overall["method"])[0] == "perfect"
@@ -153,21 +156,22 @@ def test_the_normalized_score_is_one_at_the_optimum_and_zero_at_random_searchs_m
 def test_a_problem_where_random_search_reaches_the_optimum_has_no_normalized_score():
     table = _tidy({("P", "Random search", 0): [1.0, 1.0, 0.0], ("P", "other", 0): [1.0, 1.0, 0.5],
                    ("Q", "Random search", 0): [1.0, 1.0, 1.0], ("Q", "other", 0): [1.0, 1.0, 0.5]})
-    per_problem, overall = arena.normalized_scores(table, 3, n_resamples=50)
+    per_problem, overall = arena_scoring.normalized_scores(table, 3, n_resamples=50)
     assert set(per_problem["problem"]) == {"Q"} and (overall["problems"] == 1).all()
 
 
 def test_the_anytime_share_rises_with_the_evaluations_and_reaches_one_at_the_best_regret():
     table = _tidy({("P", "good", 0): [8.0, 8.0, 1.0, 1e-3], ("P", "bad", 0): [8.0, 8.0, 8.0, 8.0]})
-    curves = arena.anytime_curves(table)
+    curves = arena_scoring.anytime_curves(table)
     assert (np.diff(curves["good"].to_numpy()) >= 0).all() and curves["good"].iloc[-1] == 1.0
-    assert curves["bad"].iloc[-1] == curves["bad"].iloc[0] == 1 / arena.N_TARGETS  # only the initial design's level
+    # only the initial design's level
+    assert curves["bad"].iloc[-1] == curves["bad"].iloc[0] == 1 / arena_scoring.N_TARGETS
 
 
 def test_the_ranks_at_the_full_budget_are_the_final_ranks():
     table = _tidy({("P", name, seed): [3.0, 3.0, value + seed, value] for seed in range(3)
                    for name, value in (("a", 1.0), ("b", 2.0))})
-    ranks = arena.ranks_at_budgets(table, budgets=(3, 4)).set_index("method")
+    ranks = arena_scoring.ranks_at_budgets(table, budgets=(3, 4)).set_index("method")
     assert ranks.loc["a", "average rank at 4"] == 1.0 and ranks.loc["b", "average rank at 4"] == 2.0
 
 
@@ -179,7 +183,7 @@ def test_a_methods_standing_puts_the_method_best_on_every_problem_first_by_rank_
     table = _tidy(regrets)
     table["run_key"] = table["problem"] + table["method"] + table["seed"].astype(str)
     table["run_cpu_seconds"], table["unique_points"] = 1.0, 4
-    standing, found = arena.standing(table, 4)
+    standing, found = arena_scoring.standing(table, 4)
     assert list(standing["method"]) == ["best", "middle", "Random search"]
     assert list(standing["average rank"]) == [1.0, 2.0, 3.0] and found["n_problems"] == 2
     assert standing["mean normalized score"].is_monotonic_decreasing
@@ -187,31 +191,31 @@ def test_a_methods_standing_puts_the_method_best_on_every_problem_first_by_rank_
 
 def test_the_first_suite_is_read_beside_a_paper_scale_run_of_another_suite_only():
     beside = arena.other_suite_params(configuration(arena, "paper"))
-    assert beside["problems"] == list(arena.FIRST_SUITE) and arena.BOTORCH in beside["methods"]
+    assert beside["problems"] == list(arena_suite.FIRST_SUITE) and arena_methods.BOTORCH in beside["methods"]
     assert beside["idea_seeds"] == 0 and beside["n_seeds"] == arena.SCALES["paper"]["n_seeds"]
-    assert arena.other_suite_params(configuration(arena, "paper", problems=list(arena.FIRST_SUITE))) is None
+    assert arena.other_suite_params(configuration(arena, "paper", problems=list(arena_suite.FIRST_SUITE))) is None
     assert arena.other_suite_params(configuration(arena, "paper", n_seeds=5)) is None
     assert arena.other_suite_params(configuration(arena, "smoke")) is None
 
 
 def test_egp_ts_twins_are_the_kernels_of_its_dictionary():
     from common.experiments import egp_ts
-    assert arena.EGP_TS_KERNELS == egp_ts.SINGLE_KERNELS
+    assert arena_methods.EGP_TS_KERNELS == egp_ts.SINGLE_KERNELS
 
 
 def test_add_gp_ucb_has_a_twin_only_where_its_groups_are_smaller_than_the_problem():
-    params = configuration(arena, "smoke", problems=list(arena.PROBLEMS))
+    params = configuration(arena, "smoke", problems=list(arena_suite.PROBLEMS))
     twinned = {config["problem"] for config in arena.twin_grid(params) if config["method"] == "Add-GP-UCB off"}
-    assert twinned == {spec.name for spec in arena.ALL_SPECS if arena.add_group_dim(spec.dim) < spec.dim}
+    assert twinned == {spec.name for spec in arena_suite.ALL_SPECS if arena_methods.add_group_dim(spec.dim) < spec.dim}
 
 
-@pytest.mark.parametrize("twin", sorted(arena.TWINS))
+@pytest.mark.parametrize("twin", sorted(arena_methods.TWINS))
 def test_a_twin_starts_from_its_methods_initial_design_and_observations(twin):
     params = configuration(arena, "smoke")
-    method = arena.TWINS[twin]
+    method = arena_methods.TWINS[twin]
     on, off = (arena.run(arena.config_of(params, "Hartmann-6", name, seed=1), iterations=1) for name in (method, twin))
-    assert np.array_equal(on["f"][:arena.N_INIT], off["f"][:arena.N_INIT])
-    assert np.array_equal(on["y"][:arena.N_INIT], off["y"][:arena.N_INIT])
+    assert np.array_equal(on["f"][:arena_suite.N_INIT], off["f"][:arena_suite.N_INIT])
+    assert np.array_equal(on["y"][:arena_suite.N_INIT], off["y"][:arena_suite.N_INIT])
 
 
 def test_mini_gp_ucb_without_its_epochs_evaluates_each_chosen_arm_once():
@@ -221,8 +225,8 @@ def test_mini_gp_ucb_without_its_epochs_evaluates_each_chosen_arm_once():
     y = np.sin(3 * arms[:5, 0])
     kernel = SquaredExponential(0.3, 1.0)
     # A large lambda makes sigma~^2 = sigma^2 / lambda small, so the switching rule gives a long epoch.
-    with_epochs = arena.MiniGPUCBOnCandidates(arms, 5, 100.0, kernel)
-    without = arena.MiniGPUCBOnCandidates(arms, 5, 100.0, kernel, epochs=False)
+    with_epochs = arena_methods.MiniGPUCBOnCandidates(arms, 5, 100.0, kernel)
+    without = arena_methods.MiniGPUCBOnCandidates(arms, 5, 100.0, kernel, epochs=False)
     assert len(with_epochs.propose(arms[:5], y, 1, np.random.default_rng(1))) > 1
     assert len(without.propose(arms[:5], y, 1, np.random.default_rng(1))) == 1
 
@@ -236,7 +240,7 @@ def test_an_idea_effect_compares_the_method_with_its_strongest_twin_seed_by_seed
     table = _tidy(regrets)
     table["run_key"] = table["method"] + "/" + table["seed"].astype(str)
     table["run_cpu_seconds"], table["unique_points"] = 1.0, 3
-    effects = arena.idea_effects(table)
+    effects = arena_scoring.idea_effects(table)
     strongest = effects[effects["strongest twin"]].iloc[0]
     assert strongest["twin"] == "EGP-TS off (RBF)" and strongest["outcome"] == "lower"
     assert strongest["comparison"].effect.estimate == pytest.approx(0.5) and strongest["W/T/L"] == "6/0/0"
@@ -245,7 +249,7 @@ def test_an_idea_effect_compares_the_method_with_its_strongest_twin_seed_by_seed
 def test_the_whole_method_comparison_leaves_out_the_twins():
     table = _tidy({("P", "GP-UCB+", 0): [1.0, 1.0], ("P", "GP-UCB+ off", 0): [1.0, 0.5],
                    ("P", "GP-UCB+", 25): [1.0, 0.5]})
-    kept = arena.whole_methods(table, {"n_seeds": 20})
+    kept = arena_scoring.whole_methods(table, {"n_seeds": 20})
     assert set(kept["method"]) == {"GP-UCB+"} and set(kept["seed"]) == {0}
 
 
@@ -267,10 +271,11 @@ def test_the_ideas_cost_hypothesis_reads_the_quiet_benchmark_and_waits_for_it(tm
     assert evidence.score == 1.0, evidence.reason
 
 
-@pytest.mark.parametrize("problems, scale", [(list(arena.FIRST_SUITE), "paper"), (list(arena.SUITE), "paper"),
-                                             (list(arena.SUITE[:-1]), "quick")])
+@pytest.mark.parametrize("problems, scale", [(list(arena_suite.FIRST_SUITE), "paper"),
+                                             (list(arena_suite.SUITE), "paper"),
+                                             (list(arena_suite.SUITE[:-1]), "quick")])
 def test_the_hypotheses_count_the_runs_as_paper_scale_only_on_a_whole_suite(problems, scale):
     from common.experiments import arena_claims
 
-    params = configuration(arena, "paper", problems=problems, methods=list(arena.METHODS))
+    params = configuration(arena, "paper", problems=problems, methods=list(arena_methods.METHODS))
     assert {ran.scale for ran in arena_claims.what_ran(params).values()} == {scale}

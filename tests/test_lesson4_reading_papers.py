@@ -181,13 +181,13 @@ def test_a_run_stores_its_arrays_without_repeating_its_settings():
 
 
 def test_the_arena_is_read_from_its_cache_except_at_the_smoke_scale():
-    from common.experiments import arena
+    from common.experiments import arena, arena_methods
 
     assert configuration(lesson)["arena_source"] == "cached"
     assert lesson.arena_configuration(configuration(lesson)) == configuration(arena)
     smoke = lesson.arena_configuration(configuration(lesson, "smoke"))
     assert smoke["scale"] == "smoke" and smoke["problems"] == configuration(lesson, "smoke")["arena_problems"]
-    assert not set(smoke["methods"]) & set(arena.LIBRARIES)
+    assert not set(smoke["methods"]) & set(arena_methods.LIBRARIES)
 
 
 def test_disagreements_are_the_methods_whose_rank_and_idea_point_different_ways():

@@ -2,15 +2,15 @@
 
 Each headline is judged twice. Against the arena's reference (below), as a whole method; and on the idea alone
 (:func:`idea_specs`, the ``-idea`` hypotheses, declared before their runs, issue 42): the method against itself
-with the idea switched off (:data:`common.experiments.arena.IDEAS`), same model, settings, designs, seeds and random
-streams, on the problems where the idea changes the method.
+with the idea switched off (:data:`common.experiments.arena_methods.IDEAS`), same model, settings, designs, seeds
+and random streams, on the problems where the idea changes the method.
 
 One hypothesis per paper (two where the headline joins two kinds of statement, "better here and no worse
 elsewhere", or two methods), each a :class:`common.claims.ClaimSpec` judged per problem by
 :func:`common.claims.judge`. Every hypothesis compares the paper's method, at its paper's settings, with the
-arena's plain GP-UCB on the project's GP (:data:`common.experiments.arena.REFERENCE`), seed by seed (every method of
-a (problem, seed) starts from the same initial design): a difference is the whole package, the idea together with
-its paper's GP and acquisition search, not the idea alone, which each paper's own notebook isolates.
+arena's plain GP-UCB on the project's GP (:data:`common.experiments.arena_methods.REFERENCE`), seed by seed (every
+method of a (problem, seed) starts from the same initial design): a difference is the whole package, the idea
+together with its paper's GP and acquisition search, not the idea alone, which each paper's own notebook isolates.
 
 A cell is one problem: the ratio of the two methods' mean final simple regrets (for the noisy problems, of the
 noise-free values at the queried points), with its 95 % interval (:func:`common.stats.paired_comparison`), judged
@@ -39,9 +39,10 @@ import pandas as pd
 from common import claims, provenance, stats
 from common.claims import ClaimSpec, Evidence, Ran
 from common.experiments import arena as experiment
+from common.experiments import arena_methods, arena_scoring, arena_suite
 
 BLOCK = "arena"
-#: The runs of each idea on and off (:data:`~common.experiments.arena.IDEAS`).
+#: The runs of each idea on and off (:data:`~common.experiments.arena_methods.IDEAS`).
 IDEA_BLOCK = "ideas on/off"
 NO_HARM_PARTLY_AT = 0.75
 #: "at a fraction of its cost": MINI-GP-UCB's mean CPU seconds per run at most half of GP-UCB's, the interval of the
@@ -58,12 +59,12 @@ REGRET_MARGIN = stats.Margin("ratio", stats.DEFAULT_MARGIN.size,
 
 def what_ran(params):
     """The scale the arena's runs count as, for :func:`common.claims.judge`: "paper" only with at least the paper
-    scale's seeds, budget and acquisition search, every problem of one of the two suites (:data:`~common.experiments.
-    arena.FIRST_SUITE`, :data:`~common.experiments.arena.SUITE`) and every method but the library peers (which no
-    hypothesis uses)."""
+    scale's seeds, budget and acquisition search, every problem of one of the two suites
+    (:data:`~common.experiments.arena_suite.FIRST_SUITE`, :data:`~common.experiments.arena_suite.SUITE`) and every
+    method but the library peers (which no hypothesis uses)."""
     paper = experiment.SCALES["paper"]
-    needed = [name for name in experiment.METHODS if name not in experiment.LIBRARIES]
-    whole_suite = any(set(suite) <= set(params["problems"]) for suite in (experiment.FIRST_SUITE, experiment.SUITE))
+    needed = [name for name in arena_methods.METHODS if name not in arena_methods.LIBRARIES]
+    whole_suite = any(set(suite) <= set(params["problems"]) for suite in (arena_suite.FIRST_SUITE, arena_suite.SUITE))
     partial = [] if whole_suite else [f"problems {', '.join(params['problems'])} only"]
     partial += [f"methods {', '.join(params['methods'])} only"] if set(needed) - set(params["methods"]) else []
     complete = (params["scale"] == "paper" and not partial and params["n_seeds"] >= paper["n_seeds"]
@@ -82,15 +83,15 @@ def what_ran(params):
 
 # --------------------------------------------------------------------------- cells
 def _comparison(finals, problem, method, other, column):
-    return stats.paired_by_seed(experiment.per_seed(finals, problem, method, column),
-                                experiment.per_seed(finals, problem, other, column), higher_is_better=False,
+    return stats.paired_by_seed(arena_scoring.per_seed(finals, problem, method, column),
+                                arena_scoring.per_seed(finals, problem, other, column), higher_is_better=False,
                                 scale="ratio")
 
 
 def best_single_kernel_gp(finals, problem):
-    """The single-kernel GP (:data:`~common.experiments.arena.SINGLE_KERNEL_GPS`) with the lowest mean final regret
-    on ``problem``, or None where none ran."""
-    means = {name: experiment.per_seed(finals, problem, name).mean() for name in experiment.SINGLE_KERNEL_GPS}
+    """The single-kernel GP (:data:`~common.experiments.arena_methods.SINGLE_KERNEL_GPS`) with the lowest mean final
+    regret on ``problem``, or None where none ran."""
+    means = {name: arena_scoring.per_seed(finals, problem, name).mean() for name in arena_methods.SINGLE_KERNEL_GPS}
     means = {name: value for name, value in means.items() if not np.isnan(value)}
     return min(means, key=means.get) if means else None
 
@@ -110,15 +111,15 @@ def versus_measure(method, problems_of, claim, *, rival_of=None, column="regret"
         The per-run value compared (lower is better).
     """
     def measure(table, params, limits):
-        finals = experiment.final_values(table)
+        finals = arena_scoring.final_values(table)
         comparisons, ours = {}, {}
         for problem in problems_of(params):
-            rival = experiment.REFERENCE if rival_of is None else rival_of(finals, problem)
+            rival = arena_methods.REFERENCE if rival_of is None else rival_of(finals, problem)
             if rival is None:
                 continue
             comparisons[f"{problem}: {method} vs {rival}"] = _comparison(finals, problem, method, rival, column)
             for name in (method, rival):
-                value = experiment.per_seed(finals, problem, name, column).mean()
+                value = arena_scoring.per_seed(finals, problem, name, column).mean()
                 if not np.isnan(value):
                     ours[f"{problem} {name}"] = value
         if not any(comparison is not None for comparison in comparisons.values()):
@@ -132,7 +133,8 @@ def twin_of(method):
     """``rival_of`` for an idea's hypothesis: its method without the idea; for EGP-TS, the single kernel of its
     dictionary with the lowest mean final regret on the problem (the strongest member, chosen per problem)."""
     def rival(finals, problem):
-        means = {name: experiment.per_seed(finals, problem, name).mean() for name in experiment.IDEA_OF[method].off}
+        means = {name: arena_scoring.per_seed(finals, problem, name).mean()
+                 for name in arena_methods.IDEA_OF[method].off}
         means = {name: value for name, value in means.items() if not np.isnan(value)}
         return min(means, key=means.get) if means else None
     return rival
@@ -141,7 +143,7 @@ def twin_of(method):
 def idea_problems(method, chosen):
     """``problems_of`` for an idea's hypothesis: the problems of ``chosen(params)`` where the idea is active."""
     def problems_of(params):
-        return [name for name in chosen(params) if experiment.idea_active(method, experiment.SPEC_OF[name].dim)]
+        return [name for name in chosen(params) if arena_methods.idea_active(method, arena_suite.SPEC_OF[name].dim)]
     return problems_of
 
 
@@ -150,15 +152,15 @@ def all_problems(params):
 
 
 def noise_free_problems(params):
-    return [name for name in params["problems"] if name in experiment.NOISE_FREE_PROBLEMS]
+    return [name for name in params["problems"] if name in arena_suite.NOISE_FREE_PROBLEMS]
 
 
 def additive_problems(params):
-    return [name for name in params["problems"] if name in experiment.ADDITIVE_PROBLEMS]
+    return [name for name in params["problems"] if name in arena_suite.ADDITIVE_PROBLEMS]
 
 
 def other_problems(params):
-    return [name for name in params["problems"] if name not in experiment.ADDITIVE_PROBLEMS]
+    return [name for name in params["problems"] if name not in arena_suite.ADDITIVE_PROBLEMS]
 
 
 # --------------------------------------------------------------------------- the hypotheses
@@ -257,7 +259,7 @@ MINI_COST_RECORD = Path(__file__).resolve().parents[2] / "benchmarks" / "results
 def benchmark_cost_measure(method, problems_of, claim):
     """``measure`` of ``method``'s CPU seconds against its twin's on each problem, seed by seed, from the quiet
     benchmark's record (:data:`MINI_COST_RECORD`); problems the record lacks are left out."""
-    twin = experiment.IDEA_OF[method].off[0]
+    twin = arena_methods.IDEA_OF[method].off[0]
 
     def measure(table, params, limits):
         record = (pd.read_csv(MINI_COST_RECORD) if provenance.looked_for(MINI_COST_RECORD)
@@ -281,13 +283,13 @@ def benchmark_cost_measure(method, problems_of, claim):
 
 def idea_specs(params):
     """Each paper's hypothesis judged on its idea alone: the method against itself with the idea switched off
-    (:data:`~common.experiments.arena.IDEAS`), same model, settings, designs, seeds and random streams; declared
+    (:data:`~common.experiments.arena_methods.IDEAS`), same model, settings, designs, seeds and random streams; declared
     before the twins' runs (issue 42)."""
     def spec(method, suffix, quote, figure, where, problems, claim, quantity, reproduced_at=1.0, partly_at=None,
              margin=stats.DEFAULT_MARGIN, column="regret", measure=None):
         chosen = idea_problems(method, problems)
         n_cells = len(chosen(params))
-        idea = experiment.IDEA_OF[method]
+        idea = arena_methods.IDEA_OF[method]
         return ClaimSpec(
             f"{method.lower().replace('+', '-plus')}-idea{suffix}", figure, quote,
             f"{where}; the idea alone ({idea.idea}): {method} against itself with {idea.how}",
@@ -343,7 +345,7 @@ def _versus_reference(finals, method, problems):
     """``method`` against GP-UCB on each problem, seed by seed: problem -> PairedComparison (problems that ran)."""
     found = {}
     for problem in problems:
-        comparison = _comparison(finals, problem, method, experiment.REFERENCE, "regret")
+        comparison = _comparison(finals, problem, method, arena_methods.REFERENCE, "regret")
         if comparison is not None:
             found[problem] = comparison
     return found
@@ -385,15 +387,15 @@ def method_sentence(finals, method, problems, summary, costs):
 
 def regime_sentence(summary):
     """Per regime of the suite, the methods with the lowest and the second-lowest average rank over its problems
-    (each problem's ranking by mean rank, :func:`~common.experiments.arena.problem_ranks`); methods tied at a rank
-    are named together."""
-    ranks = experiment.problem_ranks(summary)
+    (each problem's ranking by mean rank, :func:`~common.experiments.arena_scoring.problem_ranks`); methods tied at a
+    rank are named together."""
+    ranks = arena_scoring.problem_ranks(summary)
     regimes = {}
-    for name in experiment.ordered_problems(ranks.index):
-        regimes.setdefault(experiment.SPEC_OF[name].regime.split(",")[0].split(" (")[0], []).append(name)
+    for name in arena_suite.ordered_problems(ranks.index):
+        regimes.setdefault(arena_suite.SPEC_OF[name].regime.split(",")[0].split(" (")[0], []).append(name)
 
     def named(value, methods):
-        methods = experiment.methods_in_order(methods)
+        methods = arena_scoring.methods_in_order(methods)
         return f"{methods[0]} ({value:.2f})" if len(methods) == 1 else f"{', '.join(methods)} tied ({value:.2f})"
 
     parts = []
@@ -410,14 +412,14 @@ def regime_sentence(summary):
 
 
 def idea_sentences(effects):
-    """"Which idea helps where", one bullet per idea, from its on/off effects (:func:`~common.experiments.arena.
-    idea_effects`, against the strongest twin on each problem): where switching the idea on lowers the final
-    regret, where it raises it, where the runs cannot tell, and on how many problems the median seed points the
-    other way than the mean."""
+    """"Which idea helps where", one bullet per idea, from its on/off effects
+    (:func:`~common.experiments.arena_scoring.idea_effects`, against the strongest twin on each problem): where
+    switching the idea on lowers the final regret, where it raises it, where the runs cannot tell, and on how many
+    problems the median seed points the other way than the mean."""
     if effects.empty:
         return ["* **Each idea on and off:** no twin ran at these parameters (parameter ``idea_seeds``)."]
     bullets = []
-    for idea in experiment.IDEAS:
+    for idea in arena_methods.IDEAS:
         rows = effects[(effects["idea"] == idea.method) & effects["strongest twin"]]
         if rows.empty:
             continue
@@ -437,20 +439,21 @@ def idea_sentences(effects):
 
 def strong_reference_sentence(table, params):
     """Where the whole methods stand against the strong reference
-    (:data:`~common.experiments.arena.STRONG_REFERENCE`): per method, the problems where it ends lower or higher,
-    and the reference's average rank were it ranked with them."""
-    versus = experiment.versus_reference_table(table, params)
-    reference = experiment.STRONG_REFERENCE
+    (:data:`~common.experiments.arena_methods.STRONG_REFERENCE`): per method, the problems where it ends lower or
+    higher, and the reference's average rank were it ranked with them."""
+    versus = arena_scoring.versus_reference_table(table, params)
+    reference = arena_methods.STRONG_REFERENCE
     if versus.empty:
         return (f"* **Against the strong reference** ({reference}, random_exploration's GP-UCB): it did not run at "
                 "these parameters (parameter ``idea_seeds``).")
     counts = versus.groupby("method")["outcome"].value_counts().unstack(fill_value=0)
     parts = [f"{method} {counts.loc[method].get('lower', 0)}/{counts.loc[method].get('higher', 0)}"
-             for method in experiment.methods_in_order(list(counts.index))]
+             for method in arena_scoring.methods_in_order(list(counts.index))]
     runs = table[(table["seed"] < params["n_seeds"])
-                 & (table["method"].isin(experiment.METHODS) | (table["method"] == reference))]
-    finals = experiment.final_values(runs)
-    ranked = experiment.critical_difference(experiment.rank_summary(experiment.seed_ranks(finals)))["average_ranks"]
+                 & (table["method"].isin(arena_methods.METHODS) | (table["method"] == reference))]
+    finals = arena_scoring.final_values(runs)
+    ranked = arena_scoring.critical_difference(
+        arena_scoring.rank_summary(arena_scoring.seed_ranks(finals)))["average_ranks"]
     return (f"* **Against the strong reference** ({reference}: random_exploration's GP-UCB, added after GP-UCB's runs "
             "were seen, and declared before its own runs were read): problems where each method ends lower / higher (the interval of the ratio of means wholly "
             "below / above 1): " + ", ".join(parts) + f". Ranked with the {len(ranked) - 1} methods, its average "
@@ -482,13 +485,13 @@ def findings(table, params, verdicts):
     -------
     str (Markdown)
     """
-    ideas = idea_sentences(experiment.idea_effects(table))
-    finals = experiment.final_values(experiment.whole_methods(table, params))
-    summary = experiment.rank_summary(experiment.seed_ranks(finals))
-    found = experiment.critical_difference(summary)
-    costs = experiment.cost_and_rank(finals, found)
+    ideas = idea_sentences(arena_scoring.idea_effects(table))
+    finals = arena_scoring.final_values(arena_scoring.whole_methods(table, params))
+    summary = arena_scoring.rank_summary(arena_scoring.seed_ranks(finals))
+    found = arena_scoring.critical_difference(summary)
+    costs = arena_scoring.cost_and_rank(finals, found)
     average = found["average_ranks"]
-    untold = [group for group in experiment.untold_groups(average, found["cd"]) if average.index[0] in group]
+    untold = [group for group in arena_scoring.untold_groups(average, found["cd"]) if average.index[0] in group]
     leaders = untold[0] if untold else [average.index[0]]
     problems = [name for name in params["problems"] if name in set(finals["problem"])]
     overall = (f"* **Overall.** Lowest average rank over the {found['n_problems']} problems: "
@@ -499,6 +502,7 @@ def findings(table, params, verdicts):
                   if len(leaders) > 1 else f"{average.index[0]} is told apart from every other method") + ".")
     bullets = ideas + [overall, regime_sentence(summary), strong_reference_sentence(table, params)]
     bullets += [method_sentence(finals, method, problems, summary, costs)
-                for method in experiment.methods_in_order(finals["method"].unique()) if method != experiment.REFERENCE]
+                for method in arena_scoring.methods_in_order(finals["method"].unique())
+                if method != arena_methods.REFERENCE]
     bullets.append(f"* **Hypotheses:** {claims.verdicts_of(verdicts, list(verdicts['id']))}.")
     return claims.findings_markdown(claims.scales_ran(what_ran(params)), bullets)

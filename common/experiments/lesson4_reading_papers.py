@@ -16,7 +16,7 @@ Its configurations carry a ``budget`` (the runner's cost estimates scale with it
 evaluates or draws.
 """
 from common import store
-from common.experiments import arena
+from common.experiments import arena, arena_methods, arena_suite
 from common.lessons import reading_papers, without_settings
 
 PAPER = "lesson4_reading_papers"
@@ -38,7 +38,7 @@ SPOT_CHECK_DIVERGED_SHARE = 0.35
 #: Where the arena's runs come from: its cache only, or a tiny grid computed here (smoke).
 ARENA_SOURCES = ("cached", "computed")
 #: The methods of a computed arena grid: every method but the library peers (optional packages).
-COMPUTED_ARENA_METHODS = [name for name in arena.METHODS if name not in arena.LIBRARIES]
+COMPUTED_ARENA_METHODS = [name for name in arena_methods.METHODS if name not in arena_methods.LIBRARIES]
 
 
 def _taus(values):
@@ -70,18 +70,18 @@ SCALES = {
               "exploration_budget": 30, "additive_sizes": [5, 10, 15, 20, 30, 40, 60, 80], "additive_seeds": 20,
               "additive_points": 20, "ensemble_frames": [0, 1, 2, 3, 4, 6, 8, 10, 12, 16],
               "thresholds": [1.05, 1.1, 1.2, 1.5, 2.0], "epoch_steps": 400, "arena_source": "cached",
-              "arena_problems": list(arena.FIRST_SUITE), "arena_seeds": 2},
+              "arena_problems": list(arena_suite.FIRST_SUITE), "arena_seeds": 2},
     "paper": {"n_grid": 401, "taus": [0.0, 1e-05, 0.0001, 0.0003, 0.001, 0.01, 0.1], "exploration_seeds": 50,
               "exploration_budget": 30, "additive_sizes": [5, 10, 15, 20, 30, 40, 60, 80], "additive_seeds": 50,
               "additive_points": 20, "ensemble_frames": [0, 1, 2, 3, 4, 6, 8, 10, 12, 16],
               "thresholds": [1.05, 1.1, 1.2, 1.5, 2.0], "epoch_steps": 1000, "arena_source": "cached",
-              "arena_problems": list(arena.FIRST_SUITE), "arena_seeds": 2},
+              "arena_problems": list(arena_suite.FIRST_SUITE), "arena_seeds": 2},
 }
 ALLOWED = {
     "n_grid": range(11, 2002), "taus": _taus, "exploration_seeds": range(1, 201), "exploration_budget": range(4, 201),
     "additive_sizes": _sizes, "additive_seeds": range(1, 201), "additive_points": range(2, 501),
     "ensemble_frames": _ensemble_frames, "thresholds": _thresholds, "epoch_steps": range(10, 10_001),
-    "arena_source": list(ARENA_SOURCES), "arena_problems": list(arena.PROBLEMS), "arena_seeds": range(2, 21),
+    "arena_source": list(ARENA_SOURCES), "arena_problems": list(arena_suite.PROBLEMS), "arena_seeds": range(2, 21),
 }
 # What `python reproduce.py` regenerates and the repository publishes.
 PUBLISHED = {"scale": "quick"}

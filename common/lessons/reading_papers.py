@@ -703,7 +703,7 @@ def epochs_figure(threshold=1.1):
 # --------------------------------------------------------------------------- 3. which idea helps where
 def idea_outcomes(effects):
     """Per idea, on the problems where it is active (against its strongest twin): how many problems the idea's
-    interval puts lower, higher, or neither (:func:`common.experiments.arena.idea_effects`' outcomes)."""
+    interval puts lower, higher, or neither (:func:`common.experiments.arena_scoring.idea_effects`' outcomes)."""
     import pandas as pd
 
     shown = effects[effects["strongest twin"]]
@@ -728,7 +728,7 @@ def disagreements(against):
 def idea_against_rank(effects, ranks):
     """Each idea's on/off outcomes (:func:`idea_outcomes`) beside its whole method's average rank among the arena's
     methods, ``ranks`` (a Series by method: each problem's ranking by mean rank, averaged over the problems, as
-    ``common.experiments.arena.problem_ranks(summary).mean(axis=0)`` gives it); best rank first."""
+    ``common.experiments.arena_scoring.problem_ranks(summary).mean(axis=0)`` gives it); best rank first."""
     table = idea_outcomes(effects)
     table.insert(1, "whole method's average rank", table["idea of"].map(ranks).round(2))
     table.insert(2, "of methods", ranks.size)
