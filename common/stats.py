@@ -1016,8 +1016,8 @@ def _exact_sides(comparison, boundaries, low, high):
     its lower end lies above t exactly when P*(X <= t) < alpha, its upper end below t when P*(X < t) > 1 - alpha.
     """
     effect = comparison.effect
-    if comparison.values is None or effect is None:
-        return low, high, ""
+    if comparison.values is None or effect is None or comparison.n < 2 or not boundaries:
+        return low, high, ""   # one seed has no interval to place
     a, b = comparison.values
     tail = expanded_tail(a.size)
     sign = 1.0 if comparison.higher_is_better else -1.0

@@ -87,3 +87,8 @@ def test_a_cell_of_accuracies_is_judged_alike_under_every_bootstrap_seed_althoug
     below, at_or_below = bootstrap_tail.effect_tail(a, b, "difference", 0.0)
     assert below < stats.expanded_tail(10) <= at_or_below   # the exact lower end is 0 itself: not above it
     assert judged == {"undecided"}
+
+
+def test_a_cell_of_one_seed_is_judged_without_the_exact_tail():
+    comparison = stats.paired_comparison(np.array([1.0]), np.array([2.0]), higher_is_better=False, scale="ratio")
+    assert stats.judge_cell(comparison, "better", stats.DEFAULT_MARGIN).judgement == "undecided"
