@@ -218,6 +218,53 @@ def test_a_twin_starts_from_its_methods_initial_design_and_observations(twin):
     assert np.array_equal(on["y"][:arena_suite.N_INIT], off["y"][:arena_suite.N_INIT])
 
 
+#: What may differ between a method and its twin (issue 63 item 4): the idea's own setting, the method's name and, for
+#: Add-GP-UCB, its acquisition DIRECT's budget (0.9 of it for Add-d/M, as in add_gp_ucb; disclosed beside each effect).
+TWIN_DIFFERENCES = {"GP-UCB+": {"name"}, "EXPLOIT+": {"name"}, "UCB-PP": {"name", "tau0"},
+                    "Add-GP-UCB": {"name", "group_dim", "max_evals"}, "EGP-TS": {"name", "kernels"},
+                    "MINI-GP-UCB": {"epochs"}}
+
+
+def _settings(method, depth=0):
+    """Every setting of a method object, recursively: numbers, strings, small arrays, and the settings of the
+    objects it holds (kernels, a wrapped base method) by type."""
+    found = {}
+    for name, value in vars(method).items():
+        if isinstance(value, (int, float, str, bool, type(None))):
+            found[name] = value
+        elif isinstance(value, np.ndarray) and value.size <= 64:
+            found[name] = tuple(value.ravel().tolist())
+        elif isinstance(value, (list, tuple)) and all(isinstance(item, (int, float, str, bool)) for item in value):
+            found[name] = tuple(value)
+        elif isinstance(value, (list, tuple)) and depth < 2 and all(hasattr(item, "__dict__") for item in value):
+            found[name] = tuple((type(item).__name__, tuple(sorted(_settings(item, depth + 1).items())))
+                                for item in value)
+        elif hasattr(value, "__dict__") and not callable(value) and depth < 2:
+            found[name] = (type(value).__name__, tuple(sorted(_settings(value, depth + 1).items())))
+    return found
+
+
+@pytest.mark.parametrize("twin", sorted(arena_methods.TWINS))
+def test_a_twin_has_every_setting_of_its_method_but_the_idea(twin):
+    method = arena_methods.TWINS[twin]
+    params = configuration(arena, "paper")
+    problem_name = next(name for name in params["problems"]
+                        if arena_methods.idea_active(method, arena_suite.SPEC_OF[name].dim))
+    problem = arena_suite.make_problem(problem_name, 0)
+    view = arena_methods.View(problem.bounds, arena_methods.METHOD_VIEWS[method])
+    X0 = problem.bounds[:, 0] + np.linspace(0.1, 0.9, arena_suite.N_INIT)[:, None] * np.ptp(problem.bounds, axis=1)
+    y0 = np.linspace(0.0, 1.0, arena_suite.N_INIT)
+    on, off = (arena_methods.make_method(arena.config_of(params, problem_name, name, 0), problem, view, X0, y0)
+               for name in (method, twin))
+    # A method whose idea wraps a base method (random_exploration's +) is compared by that base.
+    on = getattr(on, "base", on) if type(on) is not type(off) else on
+    assert type(on) is type(off)
+    on_settings, off_settings = _settings(on), _settings(off)
+    differing = {name for name in on_settings.keys() | off_settings.keys()
+                 if on_settings.get(name, "absent") != off_settings.get(name, "absent")}
+    assert differing <= TWIN_DIFFERENCES[method], f"{twin} differs from {method} in {differing}"
+
+
 def test_mini_gp_ucb_without_its_epochs_evaluates_each_chosen_arm_once():
     from common.kernels import SquaredExponential
     rng = np.random.default_rng(0)

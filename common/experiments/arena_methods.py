@@ -131,9 +131,10 @@ IDEAS = (
          "learned every 25 iterations; its acquisition DIRECT gets the whole budget where Add-d/M's gets 0.9 of "
          "it, as in add_gp_ucb); where D <= 3 the arena's d is D, the idea is off in both, and no twin runs"),
     Idea("EGP-TS", "Thompson sampling from an ensemble of kernels weighted by their evidence",
-         tuple(f"EGP-TS off ({kernel})" for kernel in EGP_TS_KERNELS),
-         "one kernel of dictionary A: egp_ts's GP-TS with that kernel, the same random features, refits and "
-         "search"),
+         tuple(f"EGP-TS off ({kernel} only)" for kernel in EGP_TS_KERNELS),
+         "an ensemble of one kernel of dictionary A: EGP-TS itself with the same random features, refits (every "
+         "50 observations, 2 likelihood restarts) and search (until 2026-12-04 the twin was egp_ts's GP-TS, which "
+         "refits at every proposal with no restarts)"),
     Idea("MINI-GP-UCB", "epochs that evaluate one arm B times between updates", ("MINI-GP-UCB off",),
          "B = 1: GP-UCB on the same arms with the same beta and posterior, updated after every evaluation"),
 )
@@ -297,8 +298,8 @@ def make_method(config, problem, view, X0, y0):
     if name == "EGP-TS":
         from common.experiments import egp_ts
         settings = {**EGP_TS_SETTINGS, "n_candidates": max(10, round(EGP_TS_SETTINGS["n_candidates"] * scale))}
-        single = config["method"].removeprefix("EGP-TS off ")
-        return egp_ts.make_method({"method": f"GP-TS {single}" if off else "EGP-TS (A)", **settings,
+        single = config["method"].removeprefix("EGP-TS off (").removesuffix(" only)")
+        return egp_ts.make_method({"method": f"EGP-TS ({single})" if off else "EGP-TS (A)", **settings,
                                    "T": config["budget"]}, dim)
     if name == "UCB-PP":
         from common.experiments import bo_pp

@@ -234,12 +234,17 @@ def kernel_of(name, dim, settings="spec"):
 
 
 def dictionary(label, dim, settings="spec"):
-    """Dictionary A (the four kernel forms) or B (11 RBF kernels, lengthscales 10^c fixed, amplitude fitted)."""
+    """Dictionary A (the four kernel forms), B (11 RBF kernels, lengthscales 10^c fixed, amplitude fitted), or one
+    kernel of A by name (:data:`SINGLE_KERNELS`: the arena's EGP-TS with its idea off, an ensemble of one)."""
     if label == "A":
         return [kernel_of(name, dim, settings) for name in SINGLE_KERNELS]
-    return [SquaredExponential(10.0 ** c, lengthscale_bounds="fixed",
-                               variance_bounds=HYPERPARAMETER_SETTINGS[settings]["bounds"])
-            for c in DICTIONARY_B_EXPONENTS]
+    if label == "B":
+        return [SquaredExponential(10.0 ** c, lengthscale_bounds="fixed",
+                                   variance_bounds=HYPERPARAMETER_SETTINGS[settings]["bounds"])
+                for c in DICTIONARY_B_EXPONENTS]
+    if label in SINGLE_KERNELS:
+        return [kernel_of(label, dim, settings)]
+    raise ValueError(f"a dictionary is 'A', 'B' or one kernel of {list(SINGLE_KERNELS)}; got {label!r}")
 
 
 def make_method(config, dim):
