@@ -157,8 +157,8 @@ def test_idea_against_rank_counts_the_strongest_twins_outcomes():
                             "strongest twin": [True, True, True, False, True]})
     ranks = pd.Series({"UCB-PP": 2.1, "EGP-TS": 1.4})
     table = rp.idea_against_rank(effects, ranks).set_index("idea of")
-    assert table.loc["UCB-PP", ["problems", "lower", "higher", "undecided"]].tolist() == [3, 1, 1, 1]
-    assert table.loc["EGP-TS", ["problems", "lower", "higher", "undecided"]].tolist() == [1, 0, 1, 0]
+    assert table.loc["UCB-PP", ["problems", "lower", "higher", "undecided", "never acts"]].tolist() == [3, 1, 1, 1, 0]
+    assert table.loc["EGP-TS", ["problems", "lower", "higher", "undecided", "never acts"]].tolist() == [1, 0, 1, 0, 0]
     assert table["whole method's average rank"].tolist() == sorted(table["whole method's average rank"])
 
 

@@ -338,11 +338,17 @@ def _refined_near_no_effect(comparison):
     return stats.refined(comparison, "better", stats.DEFAULT_MARGIN)
 
 
+#: The outcome of an idea whose runs on and off end alike on every seed (MINI-GP-UCB's epochs where its switching rule
+#: never lets an epoch last beyond one evaluation): not undecided, since there is nothing to decide.
+NEVER_ACTS = "never acts"
+
+
 def idea_effects(table):
     """Each idea on against off, per problem and twin: a row with the seeds, both mean final regrets, the ratio of
     means (on / off) with its 95 % interval, the median seed's ratio, W/T/L (wins: the idea's run ends lower) and
-    the outcome ("lower" or "higher" where the interval lies wholly on one side of 1, else "undecided"); the
-    comparison itself in the ``comparison`` column.
+    the outcome ("lower" or "higher" where the interval lies wholly on one side of 1, "never acts" where on and off
+    end alike on every seed: the idea never switched on, else "undecided"); the comparison itself in the
+    ``comparison`` column.
 
     Parameters
     ----------
@@ -368,7 +374,9 @@ def idea_effects(table):
                              "on (mean)": float(np.mean(on_values)), "off (mean)": float(np.mean(off_values)),
                              "on / off": str(comparison.effect), "median seed": str(comparison.typical),
                              "W/T/L": f"{comparison.wins}/{comparison.ties}/{comparison.losses}",
-                             "outcome": stats.lower_or_higher(comparison), "strongest twin": off == strongest,
+                             "outcome": (NEVER_ACTS if np.array_equal(on_values, off_values)
+                                         else stats.lower_or_higher(comparison)),
+                             "strongest twin": off == strongest,
                              "comparison": comparison})
     return pd.DataFrame(rows)
 

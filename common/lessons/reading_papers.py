@@ -703,7 +703,8 @@ def epochs_figure(threshold=1.1):
 # --------------------------------------------------------------------------- 3. which idea helps where
 def idea_outcomes(effects):
     """Per idea, on the problems where it is active (against its strongest twin): how many problems the idea's
-    interval puts lower, higher, or neither (:func:`common.experiments.arena_scoring.idea_effects`' outcomes)."""
+    interval puts lower, higher, or neither, and where the idea never acts (on and off end alike on every seed;
+    :func:`common.experiments.arena_scoring.idea_effects`' outcomes)."""
     import pandas as pd
 
     shown = effects[effects["strongest twin"]]
@@ -711,8 +712,9 @@ def idea_outcomes(effects):
     for idea, found in shown.groupby("idea", sort=False):
         counts = found["outcome"].value_counts()
         rows.append({"idea of": idea, "problems": len(found), "lower": int(counts.get("lower", 0)),
-                     "higher": int(counts.get("higher", 0)), "undecided": int(counts.get("undecided", 0))})
-    return pd.DataFrame(rows, columns=["idea of", "problems", "lower", "higher", "undecided"])
+                     "higher": int(counts.get("higher", 0)), "undecided": int(counts.get("undecided", 0)),
+                     "never acts": int(counts.get("never acts", 0))})
+    return pd.DataFrame(rows, columns=["idea of", "problems", "lower", "higher", "undecided", "never acts"])
 
 
 def disagreements(against):
