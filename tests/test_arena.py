@@ -293,18 +293,23 @@ def test_an_idea_effect_compares_the_method_with_its_strongest_twin_seed_by_seed
     assert strongest["comparison"].effect.estimate == pytest.approx(0.5) and strongest["W/T/L"] == "6/0/0"
 
 
-def test_an_idea_whose_runs_on_and_off_end_alike_on_every_seed_never_acts_rather_than_is_undecided():
+def test_an_idea_whose_runs_on_and_off_are_the_same_never_acts_rather_than_is_undecided():
+    # P: the same runs; Q: different finals on odd seeds; R: the same finals reached by different paths.
     regrets = {}
     for seed in range(6):
         regrets[("P", "MINI-GP-UCB", seed)] = [4.0, 4.0, 1.0 + seed]
         regrets[("P", "MINI-GP-UCB off", seed)] = [4.0, 4.0, 1.0 + seed]
         regrets[("Q", "MINI-GP-UCB", seed)] = [4.0, 4.0, 1.0 + seed]
         regrets[("Q", "MINI-GP-UCB off", seed)] = [4.0, 4.0, 1.0 + seed + (seed % 2) * 0.5]
+        regrets[("R", "MINI-GP-UCB", seed)] = [4.0, 3.0, 1.0]
+        regrets[("R", "MINI-GP-UCB off", seed)] = [4.0, 2.0, 1.0]
     table = _tidy(regrets)
+    table["y"] = -table["regret"]
     table["run_key"] = table["method"] + "/" + table["problem"] + "/" + table["seed"].astype(str)
     table["run_cpu_seconds"], table["unique_points"] = 1.0, 3
     outcomes = arena_scoring.idea_effects(table).set_index("problem")["outcome"]
-    assert outcomes["P"] == arena_scoring.NEVER_ACTS and outcomes["Q"] != arena_scoring.NEVER_ACTS
+    assert outcomes["P"] == arena_scoring.NEVER_ACTS
+    assert outcomes["Q"] != arena_scoring.NEVER_ACTS and outcomes["R"] != arena_scoring.NEVER_ACTS
 
 
 def test_the_whole_method_comparison_leaves_out_the_twins():

@@ -433,7 +433,8 @@ def idea_sentences(effects):
             f"{counts.get('lower', 0)} of {len(rows)} problems" + (f" ({named['lower']})" if named["lower"] else "")
             + f", higher on {counts.get('higher', 0)}" + (f" ({named['higher']})" if named["higher"] else "")
             + f", undecided on {counts.get('undecided', 0)}"
-            + (f", and it never acts on {counts[arena_scoring.NEVER_ACTS]} (on and off end alike on every seed)"
+            + (f", and it never acts on {counts[arena_scoring.NEVER_ACTS]} (on and off make the same observations "
+               "on every seed)"
                if counts.get(arena_scoring.NEVER_ACTS, 0) else "")
             + f"; on {against} the median seed points the other way than the mean.")
     return bullets

@@ -338,16 +338,25 @@ def _refined_near_no_effect(comparison):
     return stats.refined(comparison, "better", stats.DEFAULT_MARGIN)
 
 
-#: The outcome of an idea whose runs on and off end alike on every seed (MINI-GP-UCB's epochs where its switching rule
-#: never lets an epoch last beyond one evaluation): not undecided, since there is nothing to decide.
+#: The outcome of an idea whose runs on and off made the same observations on every seed (MINI-GP-UCB's epochs where
+#: its switching rule never lets an epoch last beyond one evaluation): not undecided, since there is nothing to decide.
 NEVER_ACTS = "never acts"
+
+
+def runs_alike(table, problem, on, off):
+    """Whether ``on`` and ``off`` made the same observations ``y``, evaluation by evaluation, at every seed both ran
+    on ``problem`` (the idea never acted), rather than only ending alike."""
+    rows = table[(table["problem"] == problem) & table["method"].isin([on, off])]
+    traces = {key: group.sort_values("eval")["y"].to_numpy() for key, group in rows.groupby(["method", "seed"])}
+    seeds = {seed for method, seed in traces if method == on} & {seed for method, seed in traces if method == off}
+    return bool(seeds) and all(np.array_equal(traces[(on, seed)], traces[(off, seed)]) for seed in seeds)
 
 
 def idea_effects(table):
     """Each idea on against off, per problem and twin: a row with the seeds, both mean final regrets, the ratio of
     means (on / off) with its 95 % interval, the median seed's ratio, W/T/L (wins: the idea's run ends lower) and
     the outcome ("lower" or "higher" where the interval lies wholly on one side of 1, "never acts" where on and off
-    end alike on every seed: the idea never switched on, else "undecided"); the comparison itself in the
+    made the same observations on every seed (:func:`runs_alike`), else "undecided"); the comparison itself in the
     ``comparison`` column.
 
     Parameters
@@ -375,6 +384,7 @@ def idea_effects(table):
                              "on / off": str(comparison.effect), "median seed": str(comparison.typical),
                              "W/T/L": f"{comparison.wins}/{comparison.ties}/{comparison.losses}",
                              "outcome": (NEVER_ACTS if np.array_equal(on_values, off_values)
+                                         and runs_alike(table, problem, idea.method, off)
                                          else stats.lower_or_higher(comparison)),
                              "strongest twin": off == strongest,
                              "comparison": comparison})

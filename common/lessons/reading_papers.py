@@ -703,7 +703,7 @@ def epochs_figure(threshold=1.1):
 # --------------------------------------------------------------------------- 3. which idea helps where
 def idea_outcomes(effects):
     """Per idea, on the problems where it is active (against its strongest twin): how many problems the idea's
-    interval puts lower, higher, or neither, and where the idea never acts (on and off end alike on every seed;
+    interval puts lower, higher, or neither, and where the idea never acts (the same observations on every seed;
     :func:`common.experiments.arena_scoring.idea_effects`' outcomes)."""
     import pandas as pd
 
