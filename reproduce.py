@@ -390,6 +390,7 @@ def run_notebook(plan, n_jobs, dask_address):
     elif n_jobs is not None:
         environment["BO_JOBS"] = str(n_jobs)
     start = time.perf_counter()
+    before = provenance.code_snapshot(source)
     report = {"key": key, "name": plan["name"], "error": None, "summary": None, "execution": None,
               "destination": notebook_path}
     try:
@@ -406,8 +407,13 @@ def run_notebook(plan, n_jobs, dask_address):
             report["execution"] = json.loads(execution_path.read_text())
             execution_path.unlink()  # what this execution did is logged, not published
         _scrub(staged_notebook)
-        provenance.write_record(staged_figures, provenance.make_record(
-            source, staged_notebook, staged_figures, parameters, provenance.read_log(read_log)))
+        record = provenance.make_record(source, staged_notebook, staged_figures, parameters,
+                                        provenance.read_log(read_log), before)
+        edited = [name for name, value in record["inputs"].items() if value == provenance.CHANGED_DURING_EXECUTION]
+        if edited or record["notebook_cells"] == provenance.CHANGED_DURING_EXECUTION:
+            print(f"{key}: {', '.join(edited) or 'its notebook'} changed while it ran: its outputs are published "
+                  f"but recorded as stale, so the next 'python reproduce.py' executes it again", flush=True)
+        provenance.write_record(staged_figures, record)
         _write_journal(staging, "swapping", figures=str(figures_path), notebook=staged_notebook.name)
         _swap_in(staged_notebook, staged_figures, notebook_path, figures_path, staging)
     except papermill.PapermillExecutionError as exc:

@@ -250,7 +250,21 @@ def _job_parameters(parameters):
     return json.loads(json.dumps(parameters, sort_keys=True, default=str))
 
 
-def make_record(source_notebook, notebook_path, figures_path, parameters, files_read):
+#: The digest a record gives an input that changed while the notebook ran: it matches no file, so the notebook is
+#: executed again next time rather than trusted with outputs computed from what the file was before.
+CHANGED_DURING_EXECUTION = "changed during the execution"
+
+
+def code_snapshot(source_notebook):
+    """Digests of what an execution runs, taken as it starts: every module of ``common``, the notebooks and the job
+    script, by their recorded names (:func:`make_record` compares them with the files when it records them)."""
+    root = paths.repo_root()
+    files = [*sorted(root.glob("common/**/*.py")), *sorted(root.glob("notebooks/*.ipynb")), root / JOB_SCRIPT,
+             Path(source_notebook)]
+    return {_shown(path): digest(path) for path in files}
+
+
+def make_record(source_notebook, notebook_path, figures_path, parameters, files_read, before=None):
     """The record of one execution: what its outputs (``notebook_path``, ``figures_path``) were computed from.
 
     Parameters
@@ -263,6 +277,10 @@ def make_record(source_notebook, notebook_path, figures_path, parameters, files_
         The parameters the notebook ran with.
     files_read : list of str
         The files its execution read and the modules it imported (:func:`read_log`).
+    before : dict, optional
+        :func:`code_snapshot` as the execution started: a file whose digest differs now was edited while the
+        notebook ran (which may have imported it before or after), so the record gives it
+        :data:`CHANGED_DURING_EXECUTION` instead of a digest the outputs may not come from.
     """
     outside = [name for name in files_read if name.startswith("/")]
     if outside:
@@ -275,13 +293,20 @@ def make_record(source_notebook, notebook_path, figures_path, parameters, files_
     inputs = {name: value for name, value in inputs.items()
               if value is not None or not str(path_of(name)).startswith(untracked)}
     inputs[JOB_SCRIPT] = digest(paths.repo_root() / JOB_SCRIPT)
+    cells = notebook_cells_digest(source_notebook)
+    if before is not None:
+        inputs = {name: CHANGED_DURING_EXECUTION if name in before and before[name] != value else value
+                  for name, value in inputs.items()}
+        source = _shown(source_notebook)
+        if source in before and before[source] != digest(source_notebook):
+            cells = CHANGED_DURING_EXECUTION
     record = {
         "about": "Written by reproduce.py: what these outputs were computed from. While every input and output "
                  "still has these digests, reproduce.py does not execute the notebook again (--force does). "
                  "Edited by hand, the record no longer matches its own digest and is not trusted.",
         "settings": settings(),
         "parameters": _job_parameters(parameters),
-        "notebook_cells": notebook_cells_digest(source_notebook),
+        "notebook_cells": cells,
         "packages": package_versions(),
         "inputs": dict(sorted(inputs.items())),
         "outputs": output_digests(notebook_path, figures_path),

@@ -224,3 +224,22 @@ def test_every_record_names_only_files_a_clean_clone_has(monkeypatch):
         untracked = [name for name, digest in record["inputs"].items()
                      if digest is not None and name not in tracked and name not in folders]
         assert untracked == [], f"{key} read files a clean clone does not have: {untracked[:3]}"
+
+
+def test_an_input_edited_while_the_notebook_ran_leaves_it_stale_even_when_the_record_is_written_after(tmp_path):
+    # The record is written when the execution ends: an edit made while it ran must not pass for what it computed
+    # from (2026-12-04: lesson 4 was recorded up to date with a module edited during its execution).
+    source = tmp_path / "toy.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("x = 1")]), source)
+    figures = tmp_path / "figures"
+    figures.mkdir()
+    module = paths.repo_root() / "common" / "paths.py"   # a file of the code snapshot, never written by this test
+    before = provenance.code_snapshot(source)
+    name = provenance._shown(module)
+    edited_before = {**before, name: "a digest of another version"}
+    record = provenance.make_record(source, source, figures, {}, [name], edited_before)
+    provenance.write_record(figures, record)
+    assert record["inputs"][name] == provenance.CHANGED_DURING_EXECUTION
+    assert any(name in reason for reason in provenance.changes(source, source, figures, {}))
+    unchanged = provenance.make_record(source, source, figures, {}, [name], before)
+    assert unchanged["inputs"][name] == provenance.digest(module)
