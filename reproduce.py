@@ -730,7 +730,7 @@ def grids_table(registry):
     only, as the runner counts them)."""
     import pandas as pd
 
-    from common import store
+    from common import run_records, store
     from common.claims import markdown_table
     from common.notebook import configuration, published_label
     from common.runner import code_version
@@ -744,7 +744,7 @@ def grids_table(registry):
         keys = {store.run_key(config) for config in grid}
         version = code_version(module.run)
         papers = sorted({config["paper"] for config in grid})
-        cached = [run for paper in papers for run in store.scan_records(paper, reuse=True)
+        cached = [run for paper in papers for run in run_records.scan_records(paper, reuse=True)
                   if run.key in keys and run.code_version == version]
         seconds = sum(run.cost_seconds for run in cached)
         rows.append({"notebook": f"`{key}`", "published configuration": published_label(module.PUBLISHED),

@@ -20,7 +20,7 @@ sys.path.insert(0, str(ROOT))
 from common import _threads  # noqa: F401,E402  (pins BLAS and numpy's SIMD before numpy loads)
 import pandas as pd  # noqa: E402
 
-from common import store  # noqa: E402
+from common import run_records  # noqa: E402
 from common.experiments import egp_ts as experiment  # noqa: E402
 from common.notebook import configuration  # noqa: E402
 from common.runner import code_version, estimate_cost  # noqa: E402
@@ -47,8 +47,8 @@ def main():
             at_paper = [config for config in paper if config["experiment"] == block and config["problem"] == dataset]
             at_reduced = [config for config in reduced
                           if config["experiment"] == block and config["problem"] == dataset]
-            paper_records = [record for config in at_paper if (record := store.record_of(config, version))]
-            reduced_records = [record for config in at_reduced if (record := store.record_of(config, version))]
+            paper_records = [record for config in at_paper if (record := run_records.record_of(config, version))]
+            reduced_records = [record for config in at_reduced if (record := run_records.record_of(config, version))]
             paper_cost = (sum(record.cost_seconds for record in paper_records) / len(paper_records)
                           if paper_records else float("nan"))
             reduced_cost = (sum(record.cost_seconds for record in reduced_records) / len(reduced_records)

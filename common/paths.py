@@ -29,6 +29,7 @@ from this one (local workers, notebook kernels) inherit them:
     set to 1 by ``reproduce.py --runs-only --publish-runs``: new runs enter the
     cache whatever the two variables above and their BLAS kernels say.
 """
+import functools
 import os
 import re
 from pathlib import Path
@@ -46,6 +47,7 @@ SCRATCH_VARIABLE = "BO_SCRATCH_RUNS"
 _PAPER_KEY = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
+@functools.lru_cache(maxsize=1)
 def repo_root():
     """Root folder of the repository (the parent of the ``common`` package)."""
     return Path(__file__).resolve().parent.parent
@@ -67,7 +69,13 @@ def check_paper_key(paper_key):
 
 def _root_from_environment(variable, default):
     value = os.environ.get(variable)
-    return Path(value).resolve() if value else default
+    return _resolved(value) if value else default
+
+
+@functools.lru_cache(maxsize=32)
+def _resolved(path):
+    # Resolved once per value: a grid's look-ups ask for their roots thousands of times.
+    return Path(path).resolve()
 
 
 def results_root():

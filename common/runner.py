@@ -39,7 +39,7 @@ import joblib
 import numpy as np
 from tqdm import tqdm
 
-from common import _threads, paths, store
+from common import _threads, paths, run_records, store
 from common.run_claims import RunClaims
 from common.seeding import canonical_json
 
@@ -593,7 +593,7 @@ def estimate_cost(configs, run_fn=None, paper_key=None):
     unique = _unique_configs(configs)
     version = None if run_fn is None else code_version(run_fn)
     # The grid's own files first: a complete grid's estimate depends on them alone (see common.provenance).
-    missing = {key: config for key, config in unique.items() if store.record_of(config, version) is None}
+    missing = {key: config for key, config in unique.items() if run_records.record_of(config, version) is None}
     recorded = _recorded_runs([paper_key] if paper_key is not None else _papers(unique), version) if missing else []
     estimates = [estimate for estimate in _estimates(missing, recorded).values() if estimate is not None]
     basis = defaultdict(int)
@@ -610,10 +610,10 @@ def _papers(configs_by_key):
 
 
 def _recorded_runs(papers, code_version=None):
-    """The stored runs of ``papers`` (:class:`common.store.RunRecord`); only those of ``code_version`` unless it is
+    """The stored runs of ``papers`` (:class:`common.run_records.RunRecord`); only those of ``code_version`` unless it is
     None."""
     kernels = store.process_versions()["kernels"]
-    return [run for paper in papers for run in store.scan_records(paper, kernels)
+    return [run for paper in papers for run in run_records.scan_records(paper, kernels)
             if code_version is None or run.code_version == code_version]
 
 

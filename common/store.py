@@ -35,6 +35,11 @@ recorded their kernels. Runs of a configuration other than the published one and
 scale (:data:`common.paths.SCRATCH_VARIABLE`) never enter a cache with a record either: they go
 to the scratch cache ``output/results/``; look-ups still find the runs of the cache first.
 
+A paper's folder may also hold *packs* (:mod:`common.run_packs`, in its ``packs/`` folder): many runs in one
+file, each with the same arrays, JSON texts and checksum as its run file had, so that a grid loads in one read.
+Look-ups find a run in a pack before its run file; new runs are always written as run files, and
+``python -m common.pack_runs`` moves them into a new pack.
+
 A corrupt file that a recomputed run does not replace (one in the cache, while the run goes
 apart) is named, with how to repair it, by every look-up until it is restored or deleted.
 
@@ -51,7 +56,6 @@ import json
 import os
 import platform
 import re
-import tempfile
 import tomllib
 import warnings
 from dataclasses import dataclass
@@ -61,8 +65,8 @@ import numpy as np
 import pandas as pd
 import scipy
 
-from common import _threads, paths
-from common.seeding import canonical_json, stable_hash
+from common import _threads, npz_files, paths, run_packs
+from common.seeding import canonical_json
 
 FORMAT_VERSION = 2
 REQUIRED_FIELDS = ("paper", "experiment", "seed")
@@ -148,8 +152,9 @@ class StoredRun:
         return len(self.result[self.traces[0]]) if self.traces else 0
 
 
-def validate_config(config):
-    """Check that ``config`` is a valid run configuration and return it.
+def validate_config(config, serialized=False):
+    """Check that ``config`` is a valid run configuration and return it (with ``serialized``, its canonical JSON
+    text instead, :func:`common.seeding.canonical_json`).
 
     Raises
     ------
@@ -178,17 +183,22 @@ def validate_config(config):
     seed = config["seed"]
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise ValueError(f"config['seed'] must be an int >= 0; got {seed!r}")
-    canonical_json(config)  # raises TypeError naming any value that is not plain data
-    return config
+    config_json = canonical_json(config)  # raises TypeError naming any value that is not plain data
+    return config_json if serialized else config
 
 
 def run_key(config):
     """Key of a run: readable prefix (experiment, problem, method, seed) + hash of the whole config."""
-    validate_config(config)
+    return _key_and_json(config)[0]
+
+
+def _key_and_json(config):
+    """The run key of ``config`` and its canonical JSON text, serialized once."""
+    config_json = validate_config(config, serialized=True)
     parts = [str(config[name]) for name in _KEY_PREFIX_FIELDS if isinstance(config.get(name), (str, int))]
     parts.append(f"s{config['seed']}")
     prefix = "_".join(re.sub(r"[^A-Za-z0-9.-]+", "-", part)[:32] for part in parts)
-    return f"{prefix}_{stable_hash(config)}"
+    return f"{prefix}_{hashlib.sha256(config_json.encode()).hexdigest()[:16]}", config_json
 
 
 def cache_kernels(root=None):
@@ -212,7 +222,7 @@ def numeric_record(root=None):
     """The record :data:`NUMERIC_RECORD` of a cache as a dict, or None where it has none (see :func:`cache_kernels`)."""
     path = (paths.results_root() if root is None else Path(root)) / NUMERIC_RECORD
     try:
-        record = json.loads(path.read_text())
+        record = json.loads(_record_text(path, path.stat().st_mtime_ns))
     except FileNotFoundError:
         return None
     except (OSError, ValueError) as exc:
@@ -221,6 +231,12 @@ def numeric_record(root=None):
         raise ValueError(f"the cache's record {path} must be a JSON object with a 'kernels' name; restore it with "
                          f"`git checkout -- {path}`")
     return record
+
+
+@functools.lru_cache(maxsize=16)
+def _record_text(path, modified):
+    # Read once per version of the file: every run file written before runs recorded their kernels asks for it.
+    return path.read_text()
 
 
 def results_root_for(kernels):
@@ -392,20 +408,7 @@ def save_run(config, result, wall_time, *, cpu_seconds=None, code_version, versi
     payload[_CHECKSUM_ENTRY] = np.asarray(_checksum(config_json, meta_json, arrays))
 
     path = run_path(config, versions["kernels"], root)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    # Same folder as the target, so os.replace is an atomic rename on one file system.
-    with tempfile.NamedTemporaryFile(dir=path.parent, prefix=f".{key}.", suffix=".tmp", delete=False) as file:
-        temporary = Path(file.name)
-        try:
-            np.savez_compressed(file, allow_pickle=False, **payload)
-            file.flush()
-            os.fsync(file.fileno())
-        except BaseException:
-            file.close()
-            temporary.unlink(missing_ok=True)
-            raise
-    os.chmod(temporary, 0o644)
-    os.replace(temporary, path)
+    os.replace(npz_files.temporary_npz(path, payload), path)
     return read_run(path, expected_config=config, code_version=code_version)
 
 
@@ -447,15 +450,24 @@ def _read_verified(path, expected_config, code_version):
     if any(not name.startswith(_ARRAY_PREFIX) for name in entries):
         raise _Corrupt(f"unexpected entries {sorted(entries)}")
     arrays = {name[len(_ARRAY_PREFIX):]: array for name, array in entries.items()}
+    return _verified_run(path.stem, config_json, meta_json, stored_checksum, arrays, path, path.parent.parent,
+                         expected_config, code_version)
+
+
+def _verified_run(key, config_json, meta_json, stored_checksum, arrays, path, cache_root, expected_config,
+                  code_version):
+    """The :class:`StoredRun` of a run's stored parts, read from ``path`` (its run file, or a pack) in the cache
+    ``cache_root``, after checking them as :func:`read_run` says."""
     if _checksum(config_json, meta_json, arrays) != stored_checksum:
         raise _Corrupt("checksum mismatch")
     config, meta = json.loads(config_json), json.loads(meta_json)
     if meta.get("format") != FORMAT_VERSION:
         raise _Corrupt(f"format {meta.get('format')!r}, expected {FORMAT_VERSION}")
-    if expected_config is not None and canonical_json(expected_config) != config_json:
+    if expected_config is not None and (expected_config if isinstance(expected_config, str)
+                                        else canonical_json(expected_config)) != config_json:
         raise _Corrupt(f"holds another configuration: {config_json}")
-    if meta["key"] != path.stem:
-        raise _Corrupt(f"holds run {meta['key']!r}, not {path.stem!r}")
+    if meta["key"] != key:
+        raise _Corrupt(f"holds run {meta['key']!r}, not {key!r}")
     if code_version is not None and meta["code_version"] != code_version:
         raise _Stale(f"computed by code version {meta['code_version']}, the code is at version {code_version}")
     return StoredRun(
@@ -467,19 +479,138 @@ def _read_verified(path, expected_config, code_version):
         cpu_seconds=meta["cpu_seconds"],
         code_version=meta["code_version"],
         created=meta["created"],
-        versions=_completed_versions(meta["versions"], path),
+        versions=_completed_versions(meta["versions"], cache_root),
         path=path,
     )
 
 
-def _completed_versions(versions, path):
+@functools.lru_cache(maxsize=64)
+def _pack_contents(path, stamp):
+    """``{key: (config_json, meta_json, checksum, arrays)}`` of a pack; ``stamp`` (size, modification time) keys the
+    cache, so a pack replaced on disk is read again."""
+    return {key: parts for key, *parts in run_packs.read_pack(path)}
+
+
+@functools.lru_cache(maxsize=64)
+def _pack_header(path, stamp):
+    """``{key: header entry}`` of a pack (its runs' configurations and metadata, not their arrays)."""
+    return {entry["key"]: entry for entry in run_packs.read_header(path)["runs"]}
+
+
+def pack_paths(paper_folder):
+    """The packs of a paper's folder of runs (``<folder>/packs/*.npz``), sorted by name."""
+    folder = Path(paper_folder) / run_packs.PACK_FOLDER
+    listed = _listing_stamp(folder)
+    return [] if listed is None else list(_listed_packs(folder, listed))
+
+
+def _listing_stamp(folder):
+    """The modification time of a folder of packs, or None where there is none. An absent folder is listed anyway,
+    so that the read log (:mod:`common.provenance`) records it as looked for: packs appearing there later are a
+    change of the inputs."""
+    try:
+        return os.stat(folder).st_mtime_ns
+    except (FileNotFoundError, NotADirectoryError):
+        try:
+            os.scandir(folder).close()
+        except OSError:
+            pass
+        return None
+
+
+@functools.lru_cache(maxsize=64)
+def _listed_packs(folder, listed):
+    # Keyed by the folder's modification time, which a pack moved in (os.replace) or deleted changes.
+    return tuple(sorted(Path(entry.path) for entry in os.scandir(folder)
+                        if entry.name.endswith(".npz") and not entry.name.startswith(".")))
+
+
+@functools.lru_cache(maxsize=64)
+def _pack_index(folder, listed):
+    """``({key: pack path}, (unreadable pack, ...))`` of a paper's folder, from its packs' headers; keyed by the
+    folder's modification time, as :func:`_listed_packs`."""
+    index, unreadable = {}, []
+    for path in _listed_packs(folder, listed):
+        try:
+            keys = _pack_header(path, _stamp(path))
+        except Exception as exc:  # a damaged pack can raise almost anything in numpy's, zipfile's or json's readers
+            unreadable.append(_pack_problem(path, exc))
+            continue
+        for key in keys:
+            index.setdefault(key, path)
+    return index, tuple(unreadable)
+
+
+@functools.lru_cache(maxsize=256)
+def _pack_folder(root, paper_key):
+    return root / paths.check_paper_key(paper_key) / run_packs.PACK_FOLDER
+
+
+def _stamp(path):
+    stat = path.stat()
+    return stat.st_size, stat.st_mtime_ns
+
+
+def _pack_problem(path, exc):
+    return f"{path}: unreadable pack ({type(exc).__name__}: {exc}); restore it with `git checkout -- {path}`"
+
+
+def _read_packed(config, root, code_version):
+    """Look ``config`` up in the packs of its paper's folder under ``root``.
+
+    Returns
+    -------
+    run : StoredRun or None
+    problem : tuple or None
+        ``(state, reason)`` for a run found damaged or stale, or for a pack that cannot be read (whose runs are
+        unknown, so every run not found elsewhere is reported with it).
+    """
+    key, config_json = _key_and_json(config)
+    folder = _pack_folder(root, config["paper"])
+    listed = _listing_stamp(folder)
+    if listed is None:
+        return None, None
+    index, unreadable = _pack_index(folder, listed)
+    path = index.get(key)
+    if path is None:
+        return None, ("corrupt", unreadable[0]) if unreadable else None
+    try:
+        contents = _pack_contents(path, _stamp(path))
+    except Exception as exc:  # damaged since it was indexed
+        return None, ("corrupt", _pack_problem(path, exc))
+    try:
+        return _verified_run(key, *contents[key], path, root, config_json, code_version), None
+    except _Stale as exc:
+        return None, ("stale", f"{path} (run {key}): {exc}")
+    except Exception as exc:  # _Corrupt, or whatever damaged parts raise
+        return None, ("corrupt", f"{path} (run {key}): {exc}; restore it with `git checkout -- {path}`")
+
+
+def _packed_runs(paper_folder):
+    """Every sound run of the packs of a paper's folder; unreadable packs and damaged runs are warned of."""
+    runs = []
+    for path in pack_paths(paper_folder):
+        try:
+            contents = _pack_contents(path, _stamp(path))
+        except Exception as exc:
+            _warn_corrupt(_pack_problem(path, exc))
+            continue
+        for key, parts in contents.items():
+            try:
+                runs.append(_verified_run(key, *parts, path, Path(paper_folder).parent, None, None))
+            except Exception as exc:  # _Corrupt, or whatever damaged parts raise
+                _warn_corrupt(f"{path} (run {key}): {exc}")
+    return runs
+
+
+def _completed_versions(versions, cache_root):
     """A run's recorded versions with its kernels named: from its own ``blas`` record, else (a file written before
     runs recorded their kernels) from the record of the cache it lies in, marked as such."""
     versions = dict(versions)
     if "kernels" not in versions and "blas" in versions:
         versions["kernels"] = "+".join(sorted({entry.rsplit(": ", 1)[-1] for entry in versions["blas"].split("; ")}))
     if "kernels" not in versions:
-        record = numeric_record(path.parent.parent)
+        record = numeric_record(cache_root)
         if record is None:
             versions["kernels"] = "unknown"
         else:
@@ -502,7 +633,8 @@ def _warn_stale(reason):
 def lookup(config, code_version=None, kernels=None, root=None):
     """The stored run of ``config`` and its state, without warnings.
 
-    Looks in the cache, then where runs computed under ``kernels`` are written (see :func:`results_root_for`).
+    Looks in the cache's packs, its run files, then where runs computed under ``kernels`` are written (see
+    :func:`results_root_for`).
 
     Parameters
     ----------
@@ -525,9 +657,11 @@ def lookup(config, code_version=None, kernels=None, root=None):
         the state is ``"ok"`` (the run was found sound where runs computed under ``kernels`` go), with how to
         repair it: no recomputed run replaces it.
     """
+    run, problem = _read_packed(config, paths.results_root() if root is None else Path(root), code_version)
+    if run is not None:
+        return run, "ok", ""
     kernels = process_versions()["kernels"] if kernels is None else kernels
     written = run_path(config, kernels, root)
-    problem = None
     for path in dict.fromkeys([run_path(config, root=root), written]):
         try:
             run = read_run(path, expected_config=config, code_version=code_version)
@@ -580,140 +714,18 @@ def load_run(config):
 
 
 def scan(paper_key):
-    """All valid stored runs of a paper, sorted by key; corrupt files are skipped with a warning."""
-    runs = []
-    for path in sorted(paths.results_dir(paper_key).glob("*.npz")):
+    """All valid stored runs of a paper, in its packs and its run files, sorted by key (a run in both: the
+    pack's, as :func:`lookup` finds it); corrupt files are skipped with a warning."""
+    folder = paths.results_dir(paper_key)
+    runs = {run.key: run for run in _packed_runs(folder)}
+    for path in sorted(folder.glob("*.npz")):
+        if path.stem in runs:
+            continue
         try:
-            runs.append(read_run(path))
+            runs[path.stem] = read_run(path)
         except _Corrupt as exc:
             _warn_corrupt(f"{path}: {exc}")
-    return runs
-
-
-@dataclass(frozen=True)
-class RunRecord:
-    """What a run file says of itself without its arrays: enough to price and count runs (:func:`scan_records`).
-
-    Attributes
-    ----------
-    key : str
-    config : dict
-    code_version : int
-    cost_seconds : float
-        CPU seconds, or wall seconds where CPU time was not recorded.
-    path : pathlib.Path
-    """
-
-    key: str
-    config: dict
-    code_version: int
-    cost_seconds: float
-    path: Path
-
-
-def read_record(path):
-    """The :class:`RunRecord` of one run file (its configuration and metadata, not its arrays).
-
-    Raises
-    ------
-    FileNotFoundError
-        If there is no such file.
-    _Corrupt
-        If its configuration or metadata cannot be read.
-    """
-    path = Path(path)
-    try:
-        with np.load(path, allow_pickle=False) as npz:
-            config, meta = json.loads(str(npz[_CONFIG_ENTRY])), json.loads(str(npz[_META_ENTRY]))
-        cpu_seconds = meta["cpu_seconds"]
-        return RunRecord(key=meta["key"], config=config, code_version=meta["code_version"],
-                         cost_seconds=float(meta["wall_time"] if cpu_seconds is None else cpu_seconds), path=path)
-    except FileNotFoundError:
-        raise
-    except Exception as exc:  # whatever a damaged file raises, as in read_run
-        raise _Corrupt(f"unreadable ({type(exc).__name__}: {exc})") from exc
-
-
-def record_of(config, code_version=None, kernels=None):
-    """The :class:`RunRecord` of the stored run of ``config`` (looked for where :func:`lookup` looks), or None if
-    there is none, it is unreadable or (with ``code_version``) another version computed it. Reads that run's file
-    only."""
-    kernels = process_versions()["kernels"] if kernels is None else kernels
-    for path in dict.fromkeys([run_path(config), run_path(config, kernels)]):
-        try:
-            record = read_record(path)
-        except (FileNotFoundError, _Corrupt):
-            continue
-        if code_version is None or record.code_version == code_version:
-            return record
-    return None
-
-
-def _records_cache_path(folder):
-    name = hashlib.sha256(str(folder).encode()).hexdigest()[:16]
-    return paths.output_root() / "cache" / "run-records" / f"{folder.name}-{name}.json"
-
-
-def _cached_records(folder):
-    """The records of a folder's run files by file name, reusing those of ``output/cache/run-records/`` (not
-    tracked) whose file has not changed size or modification time since, and saving them back."""
-    cache_path = _records_cache_path(folder)
-    try:
-        cached = json.loads(cache_path.read_text())
-    except (OSError, ValueError):
-        cached = {}
-    records, entries = [], {}
-    for entry in sorted(os.scandir(folder) if folder.is_dir() else [], key=lambda entry: entry.name):
-        if not entry.name.endswith(".npz") or not entry.is_file():
-            continue
-        stat = entry.stat()
-        stamp = [stat.st_size, stat.st_mtime_ns]
-        known = cached.get(entry.name)
-        if known is not None and known["stamp"] == stamp:
-            record = RunRecord(path=Path(entry.path), **known["record"])
-        else:
-            try:
-                record = read_record(entry.path)
-            except _Corrupt as exc:
-                _warn_corrupt(f"{entry.path}: {exc}")
-                continue
-        records.append(record)
-        entries[entry.name] = {"stamp": stamp, "record": {"key": record.key, "config": record.config,
-                                                          "code_version": record.code_version,
-                                                          "cost_seconds": record.cost_seconds}}
-    if entries != cached:
-        try:
-            cache_path.parent.mkdir(parents=True, exist_ok=True)
-            with tempfile.NamedTemporaryFile("w", dir=cache_path.parent, suffix=".tmp", delete=False) as file:
-                json.dump(entries, file)
-            os.replace(file.name, cache_path)
-        except OSError:
-            pass  # a read-only output folder only costs the next scan its speed
-    return records
-
-
-def scan_records(paper_key, kernels=None, *, reuse=False):
-    """:class:`RunRecord` of every stored run of a paper, sorted by key: its configuration and metadata only.
-
-    With ``kernels``, the runs computed apart under those kernels (:func:`results_root_for`) count too.
-
-    Much faster than :func:`scan`, which decompresses and checksums every array; so a file whose arrays are
-    damaged still counts here, and is found (and recomputed) when it is loaded. A file whose configuration or
-    metadata cannot be read is skipped with a :class:`CorruptResultWarning`. With ``reuse``, the records of
-    unchanged files come from a cache in ``output/`` (about 0.75 ms a file otherwise; ``reproduce.py``'s tables).
-    """
-    folders = dict.fromkeys([paths.results_dir(paper_key)] + (
-        [] if kernels is None else [results_root_for(kernels) / paper_key]))
-    if reuse:
-        return sorted((record for folder in folders for record in _cached_records(folder)),
-                      key=lambda record: record.path)
-    records = []
-    for path in sorted(path for folder in folders for path in folder.glob("*.npz")):
-        try:
-            records.append(read_record(path))
-        except _Corrupt as exc:
-            _warn_corrupt(f"{path}: {exc}")
-    return records
+    return [runs[key] for key in sorted(runs)]
 
 
 def _table_value(value):

@@ -207,3 +207,12 @@ def test_a_powered_configuration_keeps_the_plug_in_confirmation_of_a_claim_the_p
     assert shown["B"] == ("paper scale 10 seeds; by the plug-in plan (the powered plan gives it no fresh seeds): "
                           "40 fresh seeds: reproduced")
     assert shown["A"] == "paper scale 10 seeds; 200 fresh seeds: reproduced"
+
+
+def test_the_fresh_cells_of_a_headline_confirmation_are_kept_and_only_theirs():
+    plan = confirmatory.make_plan(verdicts(), {"A": 10, "C": 10}, most_seeds=100)
+    fresh = pd.DataFrame({"id": ["A", "C"], "verdict": ["reproduced", "inconclusive"], "reason": ["r.", "r."]})
+    fresh.attrs["effects"] = pd.DataFrame({"id": ["A", "A", "C"], "cell": ["x", "y", "z"], "seeds": [34, 34, 5]})
+    found = confirmatory.beside(verdicts(), fresh, plan)
+    assert list(found.attrs["confirmatory_effects"]["cell"]) == ["x", "y"]  # C's plan left it out: not a headline
+    assert "confirmatory_effects" not in verdicts().attrs

@@ -439,8 +439,8 @@ def test_a_file_without_its_own_kernels_takes_them_from_its_caches_record(tmp_pa
     run = store.save_run(toy_config(0), toy_run(toy_config(0)), 0.1, code_version=1, versions=versions)
     old = dict(run.versions)
     del old["kernels"]
-    assert store._completed_versions(old, run.path)["kernels"] == "SkylakeX"
-    assert store._completed_versions(old, run.path)["recorded_by"] == store.NUMERIC_RECORD
+    assert store._completed_versions(old, cache)["kernels"] == "SkylakeX"
+    assert store._completed_versions(old, cache)["recorded_by"] == store.NUMERIC_RECORD
 
 
 def _other_kernels():

@@ -62,3 +62,18 @@ def test_the_typical_seed_is_drawn_beside_the_mean():
              if len(collection.get_offsets()) == 3]
     assert tuple(np.round(mean_at, 9)) in drawn and tuple(np.round(typical_at, 9)) in drawn
     plt.close(fig)
+
+
+def test_a_claim_decided_on_fresh_seeds_is_drawn_with_its_fresh_cells(tmp_path, monkeypatch):
+    monkeypatch.setattr(paths, "figures_dir", lambda key: tmp_path / key)
+    (tmp_path / "toy").mkdir()
+    paper = _effects([2, 3])
+    fresh = _effects([4, 1]).assign(judgement="supported", seeds=240)
+    paper.to_csv(tmp_path / "toy" / "effects.csv", index=False)
+    fresh.to_csv(tmp_path / "toy" / claims.CONFIRMATORY_EFFECTS, index=False)
+    verdicts = _verdicts(paper).assign(exploratory=["inconclusive", ""])  # claim-0's headline is confirmatory
+    cells = verdict_figures.deciding_cells("toy", verdicts)
+    assert sorted(cells.groupby("id")["seeds"].max().items()) == [("claim-0", 240), ("claim-1", 20)]
+    assert (cells["id"] == "claim-0").sum() == 4 and (cells["id"] == "claim-1").sum() == 3
+    (row,) = [row for row in verdict_figures._claim_rows(verdicts, cells) if row["id"] == "claim-0"]
+    assert row["shares"][0] == 1.0  # all supported: the fresh cells, not the paper seeds' undecided ones
