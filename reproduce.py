@@ -621,11 +621,8 @@ def write_scorecard(registry):
         table = pd.read_csv(verdicts_path, dtype=str, keep_default_na=False)
         table = table.reindex(columns=[*table.columns, *[name for name in SCORECARD_COLUMNS
                                                           if name not in table.columns]], fill_value="")
-        effects_path = paths.figures_dir(key) / "effects.csv"
-        if not is_arena:
-            verdicts_by_paper[key] = table
-            if effects_path.exists():
-                effects_by_paper[key] = pd.read_csv(effects_path)
+        verdicts_by_paper[key] = table
+        effects_by_paper[key] = verdict_figures.deciding_cells(key, table)
         scale = table["scale"].iloc[0] if len(table) else "unknown"
         counts = verdict_counts(table)
         confirmed, confirmed_text = confirmed_moves(table)

@@ -1,6 +1,6 @@
 """CPU time of judging a paper's claims, with the interval ends found in place against on a copy of the resamples.
 
-An interval end near a decision boundary rests on 200,000 or 20,000,000 resamples (``common.stats.refined``); its
+An interval end near a decision boundary rests on 200,000 or 20,000,000 resamples (``common.judging.refined``); its
 two order statistics, and those of its 20 batches (the Monte-Carlo error), come from ``numpy.partition``, which
 first copies the resamples: 160 MB at 20,000,000, fresh pages the partition then reorders. Since 2026-12-03 the
 resamples, a scratch array of the bootstrap, are reordered in place (``ndarray.partition``). This script judges

@@ -1,9 +1,9 @@
 """Does any judgement of the cells nearest a decision boundary follow the bootstrap's seed? 50 seeds each.
 
 Not a timing. Each paper's claims are judged once from its published runs while every cell judged
-(``common.stats.judge_cell``) is recorded; of those not "not comparable" (tied seeds), the ten distinct cells whose
+(``judging.judge_cell``) is recorded; of those not "not comparable" (tied seeds), the ten distinct cells whose
 interval ends lie nearest a decision boundary (in shares of the interval's half-width) are judged again under each of
-50 bootstrap seeds, from the default resamples on, refined as a published judgement is (``common.stats.refined``). A
+50 bootstrap seeds, from the default resamples on, refined as a published judgement is (``judging.refined``). A
 cell whose end lies within 6 Monte-Carlo errors of its boundary even at ``common.stats.N_PRECISE`` resamples, or near
 it where the exact bootstrap distribution is cheap (``common.bootstrap_tail.in_easy_reach``), has its side decided by
 that distribution (``common.bootstrap_tail``), or, beyond its reach, can follow the seed; the record shows which cells move, and whether the published judgement says its end is that close (its note:
@@ -29,7 +29,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from bootstrap_seed_stability import PAPERS, parsed_arguments, verdicts_fingerprint  # noqa: E402
-from common import paths, stats  # noqa: E402
+from common import judging, paths, stats  # noqa: E402
 from common.notebook import configuration  # noqa: E402
 from common.runner import run_grid  # noqa: E402
 
@@ -42,13 +42,13 @@ FIRST_SEED = 1000
 
 def judged_cells(paper_key):
     """Every distinct cell the paper's claims judge: ``(comparison, claim, margin, paper_effect, judgement)``, the
-    last a :class:`common.stats.CellJudgement`."""
+    last a :class:`judging.CellJudgement`."""
     experiment = importlib.import_module(f"common.experiments.{paper_key}")
     claims_module = importlib.import_module(f"common.experiments.{paper_key}_claims")
     params = configuration(experiment)
     table = run_grid(experiment.make_grid(params), experiment.run)
     found = {}
-    judge = stats.judge_cell
+    judge = judging.judge_cell
 
     def recording(comparison, claim, margin, paper_effect=None):
         judgement = judge(comparison, claim, margin, paper_effect)
@@ -58,11 +58,11 @@ def judged_cells(paper_key):
             found.setdefault(key, (comparison, claim, margin, paper_effect, judgement))
         return judgement
 
-    stats.judge_cell = recording
+    judging.judge_cell = recording
     try:
         claims_module.judge(table, params)
     finally:
-        stats.judge_cell = judge
+        judging.judge_cell = judge
     return list(found.values())
 
 
@@ -70,7 +70,7 @@ def distance_to_boundary(comparison, claim, margin, paper_effect):
     """The least distance of an interval end from a decision boundary, as a share of the interval's half-width."""
     _, low, high = stats.advantage_interval(comparison)
     half_width = (high - low) / 2
-    boundaries = stats.decision_boundaries(claim, margin, paper_effect)
+    boundaries = judging.decision_boundaries(claim, margin, paper_effect)
     if not boundaries or not np.isfinite(half_width) or half_width == 0:
         return np.inf
     return min(abs(end - boundary) for end in (low, high) for boundary in boundaries) / half_width
@@ -80,7 +80,7 @@ def rejudge(comparison, claim, margin, paper_effect, seed):
     """The cell's judgement with its interval drawn from ``seed`` at the default resamples, refined as published."""
     with stats.bootstrap_seed(seed):
         effect = stats.estimate_effect(*comparison.values, comparison.effect.scale)
-        return stats.judge_cell(replace(comparison, effect=effect), claim, margin, paper_effect).judgement
+        return judging.judge_cell(replace(comparison, effect=effect), claim, margin, paper_effect).judgement
 
 
 def rows_of(paper_key, seeds):

@@ -60,11 +60,11 @@ Claims judged by estimation (since 2026-11-25)
 ----------------------------------------------
 A claim that compares methods seed by seed is judged by the size of the effect
 in each of its cells, with an interval, against a margin declared in the spec
-(:class:`common.stats.Margin`; the paper's own where its words give one, else
-:data:`common.stats.DEFAULT_MARGIN`, a factor 1.1). Each cell is supported,
-contradicted or undecided (:func:`common.stats.judge_cell`); the score is the
+(:class:`judging.Margin`; the paper's own where its words give one, else
+:data:`judging.DEFAULT_MARGIN`, a factor 1.1). Each cell is supported,
+contradicted or undecided (:func:`judging.judge_cell`); the score is the
 share of cells supported, and ``reachable`` the share that more seeds could
-still make supported (:class:`common.stats.Tally`). The verdict is:
+still make supported (:class:`judging.Tally`). The verdict is:
 
 * "reproduced" / "partly reproduced" when the score reaches ``reproduced_at``
   / ``partly_at``, as before;
@@ -104,7 +104,7 @@ import numpy as np
 import pandas as pd
 from IPython.display import Markdown
 
-from common import paths, provenance, stats
+from common import judging, paths, provenance, stats
 from common.notebook import SCALES
 
 KINDS = ("empirical", "identity")
@@ -117,6 +117,8 @@ REQUIRED_PAPER_COLUMNS = ("table", "value")
 OPTIONAL_PAPER_COLUMNS = ("std", "note")
 TABLE_COLUMNS = ("id", "kind", "figure", "statement", "paper", "ours", "check", "verdict", "exploratory", "reason",
                  "disclosure", "effect", "margin", "seeds_to_decide", "verdict_by_p_value", "confirmatory")
+#: The cells on fresh seeds that decide a confirmed claim's headline verdict, beside ``effects.csv``.
+CONFIRMATORY_EFFECTS = "effects_confirmatory.csv"
 #: Columns of ``figures/<key>/effects.csv``: one row per cell of every claim judged by estimation.
 EFFECT_COLUMNS = ("id", "cell", "claim", "scale", "estimate", "low", "high", "typical", "typical_low",
                   "typical_high", "margin", "margin_source",
@@ -241,7 +243,7 @@ class Check:
         For a claim judged by estimation: its effects in short, its margin, the
         seeds that would decide its undecided cells, and the verdict the p-value
         rule it replaced gives.
-    cells : tuple of common.stats.Cell, default ()
+    cells : tuple of judging.Cell, default ()
         The judged cells, for ``effects.csv`` and the effects figure.
     """
 
@@ -681,8 +683,10 @@ def show_table(table, *, digits=4):
 
 
 def save_verdicts(paper_key, table, scale):
-    """Write the verdict table to ``figures/<key>/verdicts.csv`` and ``verdicts.md``, and its judged cells
-    (``table.attrs["effects"]``, :func:`effects_table`) to ``figures/<key>/effects.csv``.
+    """Write the verdict table to ``figures/<key>/verdicts.csv`` and ``verdicts.md``, its judged cells
+    (``table.attrs["effects"]``, :func:`effects_table`) to ``figures/<key>/effects.csv``, and the fresh seeds' cells
+    of the claims whose headline verdict a confirmation decides (``table.attrs["confirmatory_effects"]``,
+    :func:`common.confirmatory.beside`) to ``figures/<key>/effects_confirmatory.csv``.
 
     The CSV gets a ``scale`` column (the scale of this execution) for the scorecard.
 
@@ -710,7 +714,15 @@ def save_verdicts(paper_key, table, scale):
                              f"{markdown_table(table.loc[:, list(TABLE_COLUMNS)])}\n")
     effects = table.attrs.get("effects", pd.DataFrame(columns=list(EFFECT_COLUMNS)))
     effects.to_csv(effects_path, index=False, float_format="%.6g")
-    return [csv_path, markdown_path, effects_path]
+    written = [csv_path, markdown_path, effects_path]
+    confirmatory_path = folder / CONFIRMATORY_EFFECTS
+    confirmatory = table.attrs.get("confirmatory_effects")
+    if confirmatory is not None and len(confirmatory):
+        confirmatory.loc[:, list(EFFECT_COLUMNS)].to_csv(confirmatory_path, index=False, float_format="%.6g")
+        written.append(confirmatory_path)
+    else:
+        confirmatory_path.unlink(missing_ok=True)  # no headline is decided on fresh seeds any more
+    return written
 
 
 def verdicts_of(verdicts, ids):
@@ -789,14 +801,14 @@ class Evidence:
         The paper's number(s) for its ``paper`` column.
     reachable : float or None, default None
         For a claim judged by estimation, the score if every undecided cell went
-        the paper's way (:attr:`common.stats.Tally.reachable`): a verdict threshold
+        the paper's way (:attr:`judging.Tally.reachable`): a verdict threshold
         above it means the runs contradict the claim, one between ``score`` and it
         means they cannot decide. None: the score alone decides (a count against
         the paper's own numbers, an identity).
     score_by_p_value : float or None, default None
         The score under the p-value rule that estimation replaced, for the
         ``verdict_by_p_value`` column.
-    cells : tuple of common.stats.Cell, default ()
+    cells : tuple of judging.Cell, default ()
         The judged cells behind the score.
     """
 
@@ -810,7 +822,7 @@ class Evidence:
 
     @classmethod
     def of_tally(cls, tally, reason, *, ours=None, paper=None):
-        """Evidence from counted cells (:func:`common.stats.tally`): their score, reachable score, the p-value
+        """Evidence from counted cells (:func:`judging.tally`): their score, reachable score, the p-value
         rule's score and the cells; ``reason`` follows the count of supported, contradicted and undecided cells."""
         return cls(tally.score, f"{tally.summary()}; {reason}", ours=ours, paper=paper, reachable=tally.reachable,
                    score_by_p_value=tally.old_score, cells=tally.cells)
@@ -923,9 +935,9 @@ class ClaimSpec:
         verdict is then "not comparable" whatever ``measure`` finds.
     changed_after_results : ThresholdChange or None, default None
         A disclosed change of thresholds after paper-scale results.
-    margin : common.stats.Margin, mapping of str to Margin, or None, default None
+    margin : judging.Margin, mapping of str to Margin, or None, default None
         The smallest effect that matters, declared from the paper's words or the
-        project default (:data:`common.stats.DEFAULT_MARGIN`); a mapping gives one
+        project default (:data:`judging.DEFAULT_MARGIN`); a mapping gives one
         per problem where the claim's problems have different units. ``measure``
         receives it as ``limits["margin"]``. Required for a claim whose measure
         judges cells by estimation.
@@ -946,7 +958,7 @@ class ClaimSpec:
     block: str | None = None
     not_comparable: str = ""
     changed_after_results: ThresholdChange | None = None
-    margin: stats.Margin | Mapping | None = None
+    margin: judging.Margin | Mapping | None = None
 
     def __post_init__(self):
         name = f"claim spec {self.id!r}"
@@ -1028,7 +1040,7 @@ class ClaimSpec:
         method = self.describe_test()
         if evidence is not None and evidence.cells and self.margin is None:
             raise ValueError(f"claim spec {self.id!r}: its measure judged cells by estimation, so the spec needs a "
-                             f"margin (common.stats.DEFAULT_MARGIN or the paper's own)")
+                             f"margin (judging.DEFAULT_MARGIN or the paper's own)")
         estimation = self._estimation(evidence)
         if self.not_comparable:
             return Check("not comparable", self.not_comparable, method,
@@ -1099,10 +1111,10 @@ class ClaimSpec:
         if len(evidence.cells) == 1 and judged:
             effect = f"{judged[0].comparison.effect} {judged[0].judgement.judgement}"
         else:
-            effect = stats.Tally(0, 0, 0, tuple(evidence.cells)).summary()
+            effect = judging.Tally(0, 0, 0, tuple(evidence.cells)).summary()
         seeds = self._seeds_to_decide(evidence)
         return {"effect": effect, "margin": self.margin_text(), "cells": tuple(evidence.cells),
-                "seeds_to_decide": stats.format_seeds(seeds) if seeds else "", "verdict_by_p_value": ""}
+                "seeds_to_decide": judging.format_seeds(seeds) if seeds else "", "verdict_by_p_value": ""}
 
     def margin_text(self):
         """The margin in words; per problem where it is a mapping."""
@@ -1112,7 +1124,7 @@ class ClaimSpec:
 
     def _seeds_to_decide(self, evidence):
         """The fewest seeds at which the claim would leave "inconclusive" if each undecided cell reached the
-        judgement it leans to at its own seeds to decide (:class:`common.stats.CellJudgement`).
+        judgement it leans to at its own seeds to decide (:class:`judging.CellJudgement`).
 
         Where the score is the share of cells supported (:meth:`Evidence.of_tally`) the cells are projected one
         by one; for any other score (a count of problems) it is the seeds that decide every undecided cell.
@@ -1212,7 +1224,7 @@ def paired_ablation_table(main, varied, keys, column, *, higher_is_better, label
             continue
         comparison = stats.paired_comparison(other[common_seeds].to_numpy(), ours[common_seeds].to_numpy(),
                                              higher_is_better=higher_is_better, scale="ratio")
-        equivalent = stats.judge_cell(comparison, "equivalent", stats.DEFAULT_MARGIN).judgement
+        equivalent = judging.judge_cell(comparison, "equivalent", judging.DEFAULT_MARGIN).judgement
         rows.append({**dict(zip(keys, cell)), "seeds": len(common_seeds),
                      "main": ours[common_seeds].mean(), label: other[common_seeds].mean(),
                      "ratio": str(comparison.effect),
@@ -1222,7 +1234,7 @@ def paired_ablation_table(main, varied, keys, column, *, higher_is_better, label
     return pd.DataFrame(rows) if rows else None
 
 
-def paired_claim(claim_id, a, b, *, higher_is_better, scale="ratio", claim="better", margin=stats.DEFAULT_MARGIN):
+def paired_claim(claim_id, a, b, *, higher_is_better, scale="ratio", claim="better", margin=judging.DEFAULT_MARGIN):
     """The simplest claim judged by estimation: method ``a`` is ``claim`` (:data:`common.stats.CELL_CLAIMS`) against
     method ``b``, one cell, on a table with columns ``seed``, ``method`` and ``value`` (the final value of each run).
 
@@ -1232,7 +1244,7 @@ def paired_claim(claim_id, a, b, *, higher_is_better, scale="ratio", claim="bett
     def measure(table, params, limits):
         values = table.pivot(index="seed", columns="method", values="value")
         comparison = stats.paired_by_seed(values[a], values[b], higher_is_better=higher_is_better, scale=scale)
-        return Evidence.of_tally(stats.tally([stats.cell(f"{a} vs {b}", comparison, claim, limits["margin"])]),
+        return Evidence.of_tally(judging.tally([judging.cell(f"{a} vs {b}", comparison, claim, limits["margin"])]),
                                  f"{a} against {b}, seed by seed")
     return ClaimSpec(claim_id, "toy", f"{a} is {claim} than {b}", "a toy table", "the final value of each run",
                      "the one cell's effect against the margin", measure, margin=margin)
@@ -1261,9 +1273,9 @@ def _rules_disclosure(spec, made, table, params, what_ran):
     noted = any(found.judgement is not None and found.judgement.note for found in made.cells)
     if not (noted or made.reason.startswith(AS_STATED)):
         return ""
-    with stats.margin_alone_contradicts():
+    with judging.margin_alone_contradicts():
         before = _claim_of(spec, spec.evaluate(table, params), what_ran).verdict
-    with stats.previous_rules():
+    with judging.previous_rules():
         old = _claim_of(spec, spec.evaluate(table, params, rules="2026-11-25"), what_ran).verdict
     disclosures = []
     if before != made.verdict:

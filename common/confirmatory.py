@@ -4,7 +4,7 @@ A claim judged "inconclusive" at the paper's sample (:mod:`common.claims`) gets 
 second, independent sample: fresh seeds, disjoint from every scale's seeds, as
 many as a power computation on the first sample asks for (the seeds at which an
 interval of the observed spread around the observed effect would decide every
-undecided cell, :attr:`common.stats.CellJudgement.seeds_to_decide`), capped by
+undecided cell, :attr:`judging.CellJudgement.seeds_to_decide`), capped by
 what the paper's compute budget allows. The plan is written by
 :func:`make_plan` from the paper-scale verdicts, saved to
 ``data/confirmatory/<key>.csv`` and committed *before* any fresh run; the
@@ -34,7 +34,7 @@ import pandas as pd
 from scipy import stats as scipy_stats
 from tqdm import tqdm
 
-from common import paths, provenance, stats
+from common import judging, paths, provenance, stats
 
 #: Fresh seeds are SEED_OFFSET, SEED_OFFSET + 1, ...: no scale of any paper uses seeds this large.
 SEED_OFFSET = 10_000
@@ -92,7 +92,7 @@ def make_plan(verdicts, paper_seeds, *, most_seeds, least_seeds=10):
         planned = max(needed, least_seeds)
         note = ""
         if planned > most_seeds:
-            note = f"left out: needs {stats.format_seeds(needed)} seeds, above the budget of {most_seeds}"
+            note = f"left out: needs {judging.format_seeds(needed)} seeds, above the budget of {most_seeds}"
             planned = 0
         rows.append({"id": row.id, "paper_seeds": int(paper_seeds[row.id]), "seeds_to_decide": needed,
                      "planned_seeds": planned, "note": note})
@@ -273,7 +273,9 @@ def beside(verdicts, fresh_verdicts, plan):
         Where every planned fresh seed of a claim ran and was judged, the fresh verdict is the claim's ``verdict``
         (with its effect, seeds to decide and reason first), and the paper-scale verdict moves to ``exploratory``
         (issue 40: a confirmation on fresh seeds outranks the sample it was planned from). A confirmation not yet
-        complete leaves the paper-scale verdict in the headline.
+        complete leaves the paper-scale verdict in the headline. ``attrs["confirmatory_effects"]`` holds the fresh
+        seeds' cells of the claims whose headline they decide (:func:`common.claims.save_verdicts` writes them to
+        ``figures/<key>/effects_confirmatory.csv``).
     """
     fresh = pd.DataFrame(columns=["id", "verdict"]).set_index("id") if fresh_verdicts is None else \
         fresh_verdicts.set_index("id")
@@ -281,9 +283,10 @@ def beside(verdicts, fresh_verdicts, plan):
     cells = None if fresh_verdicts is None else fresh_verdicts.attrs.get("effects")
     judged_seeds = {} if cells is None or not len(cells) else cells.groupby("id")["seeds"].max().to_dict()
     found = verdicts.copy()
-    found.attrs = verdicts.attrs
+    found.attrs = dict(verdicts.attrs)
     if "exploratory" not in found:
         found["exploratory"] = ""
+    headline = []
     for row in plan.itertuples(index=False):
         at = found["id"] == row.id
         if not at.any():
@@ -309,6 +312,10 @@ def beside(verdicts, fresh_verdicts, plan):
         found.loc[at, "confirmatory"] = f"paper scale {row.paper_seeds} seeds; {text}"
         if row.planned_seeds and ran and seeds >= row.planned_seeds:
             _headline(found, at, fresh.loc[row.id], seeds, row.paper_seeds)
+            headline.append(row.id)
+    # The cells that decide a headline verdict: the fresh seeds' where a confirmation is in the headline.
+    if cells is not None and len(cells):
+        found.attrs["confirmatory_effects"] = cells[cells["id"].isin(headline)].reset_index(drop=True)
     return found
 
 

@@ -6,7 +6,7 @@ accuracy). To put every cell of every claim on one axis, each effect is drawn
 as an *advantage in margins*: the advantage of the method the paper favours
 (the log of the ratio, or the difference, signed so that positive is the
 paper's direction) divided by the claim's margin on the same scale
-(:attr:`common.stats.Margin.advantage`). So 0 is no difference, +1 a gain as
+(:attr:`common.judging.Margin.advantage`). So 0 is no difference, +1 a gain as
 large as the margin and -1 a loss as large as it, whatever the cell's units: a
 "better" cell is supported when its interval lies right of 0, a "no worse" cell
 when it lies right of -1.
@@ -21,7 +21,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from common import paths, plotting
+from common import claims, paths, plotting
 
 #: Colour of each cell judgement.
 JUDGEMENT_COLOURS = {"supported": "#1b9e77", "undecided": "#7f7f7f", "contradicted": "#d95f02",
@@ -192,6 +192,31 @@ VERDICT_COLOURS = {"reproduced": "#1b9e77", "partly reproduced": "#66c2a5", "inc
 CELL_SHARES = ("supported", "undecided", "not comparable", "contradicted")
 
 
+def deciding_cells(key, verdicts):
+    """The cells that decide each claim's headline verdict: ``figures/<key>/effects.csv`` (the paper's seeds), with
+    the cells of a claim whose verdict a confirmation decides (``exploratory`` filled) taken from the fresh seeds'
+    ``effects_confirmatory.csv`` (:data:`common.claims.CONFIRMATORY_EFFECTS`) instead; an empty table where the
+    notebook wrote no cells.
+
+    Parameters
+    ----------
+    key : str
+        The notebook's key (its folder of figures).
+    verdicts : pandas.DataFrame
+        Its verdict table (``figures/<key>/verdicts.csv``).
+    """
+    folder = paths.figures_dir(key)
+    if not (folder / "effects.csv").exists():
+        return pd.DataFrame()
+    cells = pd.read_csv(folder / "effects.csv")
+    confirmed = set(verdicts.loc[verdicts["exploratory"] != "", "id"]) if "exploratory" in verdicts else set()
+    if (folder / claims.CONFIRMATORY_EFFECTS).exists():
+        fresh = pd.read_csv(folder / claims.CONFIRMATORY_EFFECTS)
+        cells = pd.concat([cells[~cells["id"].isin(confirmed)], fresh[fresh["id"].isin(confirmed)]],
+                          ignore_index=True)
+    return cells
+
+
 def _claim_rows(verdicts, effects):
     """One row per empirical claim: its id, verdict, exploratory verdict and its cells' shares (None: no cells)."""
     rows = []
@@ -208,9 +233,10 @@ def _claim_rows(verdicts, effects):
 def plot_claims(verdicts_by_paper, effects_by_paper, *, columns=2):
     """Every empirical claim of every paper in one row: its verdict and the shares of its judged cells.
 
-    Each row is a bar over the claim's cells (at the paper's seeds): the share supported, undecided, not comparable
-    and contradicted, left to right; right of it the claim's verdict, and where a confirmation on fresh seeds is
-    the verdict, the paper-scale one beside it. Claims without cells (a count, a threshold on one number) show the
+    Each row is a bar over the cells that decide the claim's verdict (at the paper's seeds, or on the fresh seeds
+    where a confirmation decides it): the share supported, undecided, not comparable and contradicted, left to
+    right; right of it the claim's verdict, and where a confirmation on fresh seeds is the verdict, the paper-scale
+    one beside it. Claims without cells (a count, a threshold on one number) show the
     verdict alone. The papers are laid out in ``columns`` columns of about equal height.
 
     Parameters
@@ -218,7 +244,7 @@ def plot_claims(verdicts_by_paper, effects_by_paper, *, columns=2):
     verdicts_by_paper : mapping of str to pandas.DataFrame
         Paper key -> its verdict table (``figures/<key>/verdicts.csv``).
     effects_by_paper : mapping of str to pandas.DataFrame
-        Paper key -> its cells (``figures/<key>/effects.csv``); a paper may have none.
+        Paper key -> the cells that decide its claims (:func:`deciding_cells`); a paper may have none.
 
     Returns
     -------
@@ -276,12 +302,13 @@ def plot_claims(verdicts_by_paper, effects_by_paper, *, columns=2):
 
 def claims_note():
     """The caption of :func:`plot_claims`'s figure, for the scorecard."""
-    return ("One row per empirical claim of each paper. The bar splits the claim's judged cells (one comparison on one "
-            "problem, at the paper's seeds) into supported, undecided, not comparable and contradicted, left to "
-            "right; right of it, the claim's verdict, and where a confirmation on fresh seeds decides the verdict, "
-            "the paper-scale verdict beside it. \"No cells\": a claim judged on one number (a count, a threshold). "
+    return ("One row per empirical claim of each paper, and of the arena. The bar splits the cells that decide the "
+            "claim's verdict (one comparison on one problem: at the paper's seeds, or on the fresh seeds where a "
+            "confirmation decides the verdict) into supported, undecided, not comparable and contradicted, left to "
+            "right; right of it, the claim's verdict, and where a confirmation on fresh seeds decides it, the "
+            "paper-scale verdict beside it. \"No cells\": a claim judged on one number (a count, a threshold). "
             "Every cell's effect with its interval is in each notebook's `verdict_effects.png` and "
-            "`figures/<key>/effects.csv`.")
+            "`figures/<key>/effects.csv` (on fresh seeds: `effects_confirmatory.csv`).")
 
 
 def margin_units_note():

@@ -72,17 +72,17 @@ def test_the_searched_box_keeps_the_stated_optimum_and_gives_its_centre_no_free_
 def test_the_scorecard_lists_the_arena_after_the_papers_and_apart_from_their_counts(tmp_path, monkeypatch):
     import importlib.util
 
-    from common import claims, paths, stats
+    from common import claims, judging, paths, stats
 
     monkeypatch.setenv(paths.FIGURES_ROOT_VARIABLE, str(tmp_path / "figures"))
     monkeypatch.setattr(paths, "scorecard_path", lambda: tmp_path / "REPRODUCTION.md")
     baseline = np.random.default_rng(0).lognormal(0.0, 0.5, 20)
-    cell = stats.cell("A vs B", stats.paired_comparison(baseline * 0.5, baseline, higher_is_better=False,
-                                                        scale="ratio"), "better", stats.DEFAULT_MARGIN)
+    cell = judging.cell("A vs B", stats.paired_comparison(baseline * 0.5, baseline, higher_is_better=False,
+                                                        scale="ratio"), "better", judging.DEFAULT_MARGIN)
     spec = claims.ClaimSpec("C1", "Fig. 1", "A beats B", "§1", "final regret", "paired",
-                            lambda table, params, limits: claims.Evidence.of_tally(stats.tally([cell]), "toy",
+                            lambda table, params, limits: claims.Evidence.of_tally(judging.tally([cell]), "toy",
                                                                                   ours=1.0),
-                            margin=stats.DEFAULT_MARGIN)
+                            margin=judging.DEFAULT_MARGIN)
     claims.save_verdicts("bo_basics", claims.judge([spec], None, {}), "smoke")   # a claim judged by estimation
     claims.save_verdicts("arena", claims.verdict_table([claims.claim("H1", "x", "a claim", verdict="not reproduced",
                                                                      reason="toy", ours=1.0)]), "smoke")

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from scipy import optimize
 
-from common import bootstrap_tail, stats
+from common import bootstrap_tail, judging, stats
 
 
 def _every_resample(a, b, scale):
@@ -59,13 +59,13 @@ def test_a_cell_whose_end_sits_on_its_boundary_is_judged_alike_under_every_boots
     upper_tail = 1 - stats.expanded_tail(16)
     upper = optimize.brentq(lambda t: bootstrap_tail.effect_tail(a, b, "ratio", t)[0] - upper_tail, 1.0, 3.0,
                             xtol=1e-13)
-    margin = stats.Margin("ratio", upper - 1.0, "a margin at the interval's exact upper end")
+    margin = judging.Margin("ratio", upper - 1.0, "a margin at the interval's exact upper end")
     comparison = stats.paired_comparison(a, b, higher_is_better=False, scale="ratio")
     judged = []
     for seed in range(1000, 1004):
         stats._refined_effect.cache_clear()
         with stats.bootstrap_seed(seed):
-            judged.append(stats.judge_cell(comparison, "no worse", margin))
+            judged.append(judging.judge_cell(comparison, "no worse", margin))
     assert {found.judgement for found in judged} == {"supported"}
     assert all("exactly, the interval's high end lies below" in found.note for found in judged)
 
@@ -78,12 +78,12 @@ def test_a_cell_of_accuracies_is_judged_alike_under_every_bootstrap_seed_althoug
     b = a - step * np.array([2, -1, 2, -1, 0, 2, 1, 4, 1, 1])
     assert bootstrap_tail.in_easy_reach(a - b)
     comparison = stats.paired_comparison(a, b, higher_is_better=True, scale="difference")
-    margin = stats.Margin("difference", 0.01, "one point of accuracy")
+    margin = judging.Margin("difference", 0.01, "one point of accuracy")
     judged = set()
     for seed in (1000, 1001, 1030):
         stats._refined_effect.cache_clear()
         with stats.bootstrap_seed(seed):
-            judged.add(stats.judge_cell(comparison, "better", margin).judgement)
+            judged.add(judging.judge_cell(comparison, "better", margin).judgement)
     below, at_or_below = bootstrap_tail.effect_tail(a, b, "difference", 0.0)
     assert below < stats.expanded_tail(10) <= at_or_below   # the exact lower end is 0 itself: not above it
     assert judged == {"undecided"}
@@ -91,4 +91,4 @@ def test_a_cell_of_accuracies_is_judged_alike_under_every_bootstrap_seed_althoug
 
 def test_a_cell_of_one_seed_is_judged_without_the_exact_tail():
     comparison = stats.paired_comparison(np.array([1.0]), np.array([2.0]), higher_is_better=False, scale="ratio")
-    assert stats.judge_cell(comparison, "better", stats.DEFAULT_MARGIN).judgement == "undecided"
+    assert judging.judge_cell(comparison, "better", judging.DEFAULT_MARGIN).judgement == "undecided"

@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from common import claims
+from common import claims, judging
 
 
 @pytest.fixture
@@ -399,26 +399,26 @@ def _cells(factors, claim="better", seeds=20):
     """One cell per factor: ours = factor x the baseline's regret on every seed (factor 1: the two tie)."""
     other = np.random.default_rng(8).lognormal(0.0, 0.5, seeds)
     noise = np.random.default_rng(9).uniform(0.98, 1.02, seeds)
-    return [claims.stats.cell(f"cell {i}", claims.stats.paired_comparison(
+    return [judging.cell(f"cell {i}", claims.stats.paired_comparison(
         other * factor * (noise if factor != 1 else 1.0), other, higher_is_better=False, scale="ratio"),
-        claim, claims.stats.DEFAULT_MARGIN) for i, factor in enumerate(factors)]
+        claim, judging.DEFAULT_MARGIN) for i, factor in enumerate(factors)]
 
 
 def estimated(cells, **fields):
     """A spec whose measure judges the given cells (reproduced at every cell, partly at half)."""
     def measure(table, params, limits):
-        return claims.Evidence.of_tally(claims.stats.tally(cells), "; ".join(map(str, cells)), ours=1.0)
+        return claims.Evidence.of_tally(judging.tally(cells), "; ".join(map(str, cells)), ours=1.0)
     return spec(None, **{"measure": measure, "reproduced_at": 1.0, "partly_at": 0.5,
-                         "margin": claims.stats.DEFAULT_MARGIN, **fields})
+                         "margin": judging.DEFAULT_MARGIN, **fields})
 
 
 def _noisy_cell(seeds=4):
     """A cell that 4 seeds cannot decide: a factor 0.8 on average, spread by a factor of 2 either way."""
     other = np.random.default_rng(10).lognormal(0.0, 0.5, seeds)
     ours = other * np.random.default_rng(12).lognormal(np.log(0.8), 0.7, seeds)
-    return claims.stats.cell("noisy", claims.stats.paired_comparison(ours, other, higher_is_better=False,
+    return judging.cell("noisy", claims.stats.paired_comparison(ours, other, higher_is_better=False,
                                                                      scale="ratio"),
-                             "better", claims.stats.DEFAULT_MARGIN)
+                             "better", judging.DEFAULT_MARGIN)
 
 
 @pytest.mark.parametrize("factors, verdict", [
@@ -467,9 +467,9 @@ def test_a_no_worse_claim_with_five_untied_losses_is_never_reproduced():
     other = np.random.default_rng(13).lognormal(0.0, 0.5, 20)
     ours = other.copy()
     ours[:5] *= 2.0
-    cell = claims.stats.cell("five losses", claims.stats.paired_comparison(ours, other, higher_is_better=False,
+    cell = judging.cell("five losses", claims.stats.paired_comparison(ours, other, higher_is_better=False,
                                                                            scale="ratio"),
-                             "no worse", claims.stats.DEFAULT_MARGIN)
+                             "no worse", judging.DEFAULT_MARGIN)
     check = estimated([cell]).evaluate(None, {})
     assert check.verdict in ("inconclusive", "not reproduced") and check.verdict_by_p_value == "reproduced"
 
@@ -519,10 +519,10 @@ def test_a_mean_carried_by_four_blow_up_seeds_of_twenty_never_supports_better():
     other[:4] *= 50.0   # ... and the other method blows up on 4, which carries its mean
     comparison = claims.stats.paired_comparison(ours, other, higher_is_better=False, scale="ratio")
     assert (comparison.wins, comparison.losses) == (4, 16) and comparison.effect.high < 1
-    found = claims.stats.cell("blow-ups", comparison, "better", claims.stats.DEFAULT_MARGIN)
+    found = judging.cell("blow-ups", comparison, "better", judging.DEFAULT_MARGIN)
     assert found.judgement.judgement == "undecided" and "carried by 4 of 20 seeds" in str(found)
-    with claims.stats.previous_rules():
-        assert claims.stats.judge_cell(comparison, "better", claims.stats.DEFAULT_MARGIN).judgement == "supported"
+    with judging.previous_rules():
+        assert judging.judge_cell(comparison, "better", judging.DEFAULT_MARGIN).judgement == "supported"
 
 
 def test_the_verdict_table_shows_the_verdict_of_the_rules_before_beside_a_changed_one():
@@ -539,12 +539,12 @@ def test_a_claim_only_the_projects_margin_would_refute_is_inconclusive_and_discl
     ours = other * np.random.default_rng(3).uniform(0.99, 1.01, 40)
 
     def measure(table, params, limits):   # judged when evaluated, so under whichever rules are in force
-        found = [claims.stats.cell("flat", claims.stats.paired_comparison(ours, other, higher_is_better=False,
+        found = [judging.cell("flat", claims.stats.paired_comparison(ours, other, higher_is_better=False,
                                                                           scale="ratio"), "better", limits["margin"])]
-        return claims.Evidence.of_tally(claims.stats.tally(found), "; ".join(map(str, found)), ours=1.0)
+        return claims.Evidence.of_tally(judging.tally(found), "; ".join(map(str, found)), ours=1.0)
 
     table = claims.judge([spec(None, measure=measure, reproduced_at=1.0, partly_at=0.5,
-                               margin=claims.stats.DEFAULT_MARGIN)], None, {})
+                               margin=judging.DEFAULT_MARGIN)], None, {})
     assert table.loc[0, "verdict"] == "inconclusive" and "no difference not excluded" in table.loc[0, "reason"]
     assert "(issue 63)" in table.loc[0, "disclosure"]
     assert "the rule before gives: not reproduced" in table.loc[0, "disclosure"]

@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from common import confirmatory
+from common import confirmatory, judging
 from common.experiments import egp_ts as experiment
 from common.experiments import egp_ts_claims as egp_claims
 
@@ -172,7 +172,7 @@ def test_runs_much_faster_is_judged_on_the_quiet_record_seed_by_seed(tmp_path, m
     pd.DataFrame({"problem": "Robot pushing 3D", "method": ["EGP-TS (B)"] * 10 + ["FB-GP-TS"] * 10,
                   "seed": np.concatenate([seeds, seeds]),
                   "cpu_seconds": np.concatenate([1.0 + 0.01 * seeds, 3.0 + 0.01 * seeds])}).to_csv(record, index=False)
-    margin = {"margin": egp_claims.stats.DEFAULT_MARGIN}
+    margin = {"margin": judging.DEFAULT_MARGIN}
     faster = measure(None, PAPER_PARAMS, margin)
     assert (faster.score, faster.cells[0].judgement.judgement) == (1, "supported")
     slower = egp_claims.faster_measure("Robot pushing 3D", "FB-GP-TS", "EGP-TS (B)")(None, PAPER_PARAMS, margin)

@@ -20,7 +20,7 @@ import psutil
 import pytest
 import toy_runs
 
-from common import claims, notebook, paths, plotting, provenance, runner, stats, store
+from common import claims, judging, notebook, paths, plotting, provenance, runner, stats, store
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
@@ -134,12 +134,12 @@ def test_scorecard_gathers_the_verdict_tables(reproduce):
 def test_scorecard_shows_estimated_verdicts_beside_the_p_value_rule_and_draws_their_cells(reproduce):
     baseline = np.random.default_rng(0).lognormal(0.0, 0.5, 20)
     ours = baseline * 1.009   # a tiny, certain difference: harm by the p-value rule, none by the margin
-    cell = stats.cell("A vs B", stats.paired_comparison(ours, baseline, higher_is_better=False, scale="ratio"),
-                      "no worse", stats.DEFAULT_MARGIN)
+    cell = judging.cell("A vs B", stats.paired_comparison(ours, baseline, higher_is_better=False, scale="ratio"),
+                      "no worse", judging.DEFAULT_MARGIN)
     spec = claims.ClaimSpec("C1", "Fig. 1", "A is no worse than B", "§1", "final regret", "paired",
-                            lambda table, params, limits: claims.Evidence.of_tally(stats.tally([cell]), "toy",
+                            lambda table, params, limits: claims.Evidence.of_tally(judging.tally([cell]), "toy",
                                                                                   ours=1.0),
-                            margin=stats.DEFAULT_MARGIN)
+                            margin=judging.DEFAULT_MARGIN)
     claims.save_verdicts("toy", claims.judge([spec], None, {}), "smoke")
     text = reproduce.write_scorecard(TOY_REGISTRY).read_text()
     assert "p-value rule -> estimation: reproduced 0 -> 1; not reproduced 1 -> 0" in text

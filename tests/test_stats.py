@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from scipy import stats as scipy_stats
 
-from common import stats
+from common import judging, stats
 
 SEEDS = 20
 
@@ -134,7 +134,7 @@ def test_zero_resamples_skip_the_interval_but_not_the_test(improved, baseline):
 
 
 # --------------------------------------------------------------------------- estimation against a margin
-MARGIN = stats.DEFAULT_MARGIN
+MARGIN = judging.DEFAULT_MARGIN
 
 
 def regrets(seeds, seed=11):
@@ -144,7 +144,7 @@ def regrets(seeds, seed=11):
 
 def judged(ours, other, claim, *, higher_is_better=False, scale="ratio", margin=MARGIN):
     comparison = stats.paired_comparison(ours, other, higher_is_better=higher_is_better, scale=scale)
-    return stats.judge_cell(comparison, claim, margin)
+    return judging.judge_cell(comparison, claim, margin)
 
 
 def test_ratio_effect_is_the_ratio_of_means_inside_its_interval():
@@ -197,7 +197,7 @@ def test_no_difference_measured_precisely_leaves_better_undecided_and_says_what_
     ours = other * np.random.default_rng(3).uniform(0.99, 1.01, 40)
     found = judged(ours, other, "better")
     assert found.judgement == "undecided" and "no difference not excluded" in found.note
-    with stats.margin_alone_contradicts():
+    with judging.margin_alone_contradicts():
         assert judged(ours, other, "better").judgement == "contradicted"
 
 
@@ -242,7 +242,7 @@ def test_substantially_better_needs_the_interval_beyond_the_margin():
 
 def test_higher_is_better_on_the_difference_scale_uses_the_margin_in_natural_units():
     accuracy = np.random.default_rng(7).uniform(0.80, 0.90, 30)
-    margin = stats.Margin("difference", 0.01, "one point of accuracy")
+    margin = judging.Margin("difference", 0.01, "one point of accuracy")
     assert judged(accuracy + 0.03, accuracy, "better", higher_is_better=True, scale="difference",
                   margin=margin).judgement == "supported"
     assert judged(accuracy - 0.005, accuracy, "no worse", higher_is_better=True, scale="difference",
@@ -253,24 +253,24 @@ def test_judging_refuses_a_margin_on_another_scale():
     other = regrets(10)
     comparison = stats.paired_comparison(other, other, higher_is_better=False, scale="difference")
     with pytest.raises(ValueError, match="scale='ratio'"):
-        stats.judge_cell(comparison, "better", MARGIN)
+        judging.judge_cell(comparison, "better", MARGIN)
 
 
 @pytest.mark.parametrize("fields, named", [({"scale": "log"}, "scale"), ({"size": 0.0}, "size"),
                                            ({"source": ""}, "source")])
 def test_invalid_margin_is_refused_naming_the_field(fields, named):
     with pytest.raises(ValueError, match=named):
-        stats.Margin(**{"scale": "ratio", "size": 0.1, "source": "default", **fields})
+        judging.Margin(**{"scale": "ratio", "size": 0.1, "source": "default", **fields})
 
 
 def test_tally_counts_supported_contradicted_and_undecided_cells():
     other = regrets(20)
-    cells = [stats.cell("gain", stats.paired_comparison(other * 0.5, other, higher_is_better=False, scale="ratio"),
+    cells = [judging.cell("gain", stats.paired_comparison(other * 0.5, other, higher_is_better=False, scale="ratio"),
                         "better", MARGIN),
-             stats.cell("loss", stats.paired_comparison(other * 2, other, higher_is_better=False, scale="ratio"),
+             judging.cell("loss", stats.paired_comparison(other * 2, other, higher_is_better=False, scale="ratio"),
                         "better", MARGIN),
-             stats.cell("absent", None, "better", MARGIN)]
-    counted = stats.tally(cells)
+             judging.cell("absent", None, "better", MARGIN)]
+    counted = judging.tally(cells)
     assert (counted.score, counted.reachable) == (1 / 3, 2 / 3)
     assert counted.counts == {"supported": 1, "contradicted": 1, "undecided": 0, "not comparable": 0, "not run": 1}
 
@@ -279,7 +279,7 @@ def test_a_cell_with_few_untied_seeds_says_so():
     other = regrets(20)
     ours = other.copy()
     ours[:3] *= 0.5
-    found = stats.cell("three untied", stats.paired_comparison(ours, other, higher_is_better=False, scale="ratio"),
+    found = judging.cell("three untied", stats.paired_comparison(ours, other, higher_is_better=False, scale="ratio"),
                        "better", MARGIN)
     assert "(only 3 of 20 seeds untied)" in str(found)
 
@@ -318,14 +318,14 @@ def test_the_vectorized_exact_signed_rank_test_gives_scipys_p_value_to_the_bit()
 def test_a_cell_where_nearly_every_seed_ties_is_not_comparable_and_counts_neither_way():
     values = np.linspace(0.90, 0.99, 20)
     tied = stats.paired_comparison(values, values, higher_is_better=True)  # 20 of 20 seeds tie
-    cell = stats.cell("saturated", tied, "better", stats.Margin("difference", 0.01, "test"))
+    cell = judging.cell("saturated", tied, "better", judging.Margin("difference", 0.01, "test"))
     assert cell.judgement.judgement == "not comparable" and "20 of 20 seeds tie" in str(cell)
-    clear = stats.cell("clear", stats.paired_comparison(values + 0.05, values, higher_is_better=True), "better",
-                       stats.Margin("difference", 0.01, "test"))
-    counted = stats.tally([cell, clear])
+    clear = judging.cell("clear", stats.paired_comparison(values + 0.05, values, higher_is_better=True), "better",
+                       judging.Margin("difference", 0.01, "test"))
+    counted = judging.tally([cell, clear])
     assert (counted.score, counted.reachable) == (1.0, 1.0)  # the tied cell is left out of both shares
-    with stats.previous_rules():
-        assert stats.judge_cell(tied, "better", stats.Margin("difference", 0.01, "test")).judgement == "contradicted"
+    with judging.previous_rules():
+        assert judging.judge_cell(tied, "better", judging.Margin("difference", 0.01, "test")).judgement == "contradicted"
 
 
 def _accuracy_cell(mean_gain, paper_gain):
@@ -333,8 +333,8 @@ def _accuracy_cell(mean_gain, paper_gain):
     b = rng.uniform(0.90, 0.95, 20)
     a = b + mean_gain + rng.normal(0.0, 0.002, 20)
     comparison = stats.paired_comparison(a, b, higher_is_better=True, scale="difference")
-    margin = stats.Margin("difference", 0.01, "one point of accuracy")
-    return stats.judge_cell(comparison, "better", margin, paper_effect=paper_gain), comparison
+    margin = judging.Margin("difference", 0.01, "one point of accuracy")
+    return judging.judge_cell(comparison, "better", margin, paper_effect=paper_gain), comparison
 
 
 def test_a_better_cell_below_the_margin_but_holding_the_papers_own_gain_is_undecided_not_contradicted():
@@ -342,8 +342,8 @@ def test_a_better_cell_below_the_margin_but_holding_the_papers_own_gain_is_undec
     _, low, high = stats.advantage_interval(comparison)
     assert low < 0.0005 < high < 0.01   # excludes the margin, holds the paper's gain
     assert judged.judgement == "undecided" and "the paper's own effect is +0.0005" in judged.note
-    with stats.previous_rules():
-        assert stats.judge_cell(comparison, "better", stats.Margin("difference", 0.01, "x")).judgement == \
+    with judging.previous_rules():
+        assert judging.judge_cell(comparison, "better", judging.Margin("difference", 0.01, "x")).judgement == \
             "contradicted"
 
 
@@ -358,10 +358,10 @@ def test_a_paper_effect_above_the_margin_leaves_the_margin_in_charge():
 
 
 def test_the_papers_effect_is_read_on_the_advantage_scale():
-    assert stats.paper_advantage(0.5, 1.0, "ratio", higher_is_better=False) == pytest.approx(np.log(2))
-    assert stats.paper_advantage(0.9590, 0.9585, "difference", higher_is_better=True) == pytest.approx(0.0005)
-    assert stats.paper_advantage(0.0, 1.0, "ratio", higher_is_better=False) is None
-    assert stats.format_advantage(np.log(2), "ratio", higher_is_better=False) == "0.5x"
+    assert judging.paper_advantage(0.5, 1.0, "ratio", higher_is_better=False) == pytest.approx(np.log(2))
+    assert judging.paper_advantage(0.9590, 0.9585, "difference", higher_is_better=True) == pytest.approx(0.0005)
+    assert judging.paper_advantage(0.0, 1.0, "ratio", higher_is_better=False) is None
+    assert judging.format_advantage(np.log(2), "ratio", higher_is_better=False) == "0.5x"
 
 
 def _lognormal_pair(seed, n=20, log_effect=-0.2):
@@ -374,11 +374,11 @@ def test_an_interval_near_a_boundary_is_recomputed_with_more_resamples_and_one_f
     a, b = _lognormal_pair(3)
     comparison = stats.paired_comparison(a, b, higher_is_better=False, scale="ratio")
     _, low, high = stats.advantage_interval(comparison)
-    near = stats.Margin("ratio", math.expm1(high), "a margin at the interval's upper end")
-    far = stats.Margin("ratio", math.expm1(high + 2 * (high - low)), "a margin far above it")
-    assert stats.refined(comparison, "substantially better", near).effect.resamples == stats.N_REFINED
+    near = judging.Margin("ratio", math.expm1(high), "a margin at the interval's upper end")
+    far = judging.Margin("ratio", math.expm1(high + 2 * (high - low)), "a margin far above it")
+    assert judging.refined(comparison, "substantially better", near).effect.resamples == stats.N_REFINED
     if min(abs(low), abs(high)) >= stats.REFINE_NEAR * (high - low) / 2:
-        assert stats.refined(comparison, "substantially better", far) is comparison
+        assert judging.refined(comparison, "substantially better", far) is comparison
 
 
 def test_a_refined_interval_end_moves_far_less_with_the_bootstrap_seed():
@@ -416,12 +416,12 @@ def test_an_end_within_its_monte_carlo_errors_of_a_boundary_is_recomputed_on_the
     a, b = _lognormal_pair(8, log_effect=0.0)
     comparison = stats.paired_comparison(a, b, higher_is_better=False, scale="ratio")
     refined_end = stats.estimate_effect(a, b, "ratio", n_resamples=stats.N_REFINED).high
-    on_it = stats.Margin("ratio", refined_end - 1, "a margin on the refined interval's end")
-    precise = stats.refined(comparison, "no worse", on_it)
+    on_it = judging.Margin("ratio", refined_end - 1, "a margin on the refined interval's end")
+    precise = judging.refined(comparison, "no worse", on_it)
     assert precise.effect.resamples == stats.N_PRECISE
     assert precise.effect.errors[1] < stats.estimate_effect(a, b, "ratio", n_resamples=stats.N_REFINED).errors[1] / 2
-    assert "Monte-Carlo errors" in stats.judge_cell(comparison, "no worse", on_it).note or not stats.within_errors(
-        precise, stats.decision_boundaries("no worse", on_it))
+    assert "Monte-Carlo errors" in judging.judge_cell(comparison, "no worse", on_it).note or not judging.within_errors(
+        precise, judging.decision_boundaries("no worse", on_it))
 
 
 def test_an_end_far_from_every_boundary_at_the_refined_resamples_is_not_recomputed_again(monkeypatch):
@@ -432,8 +432,8 @@ def test_an_end_far_from_every_boundary_at_the_refined_resamples_is_not_recomput
     refined = stats.estimate_effect(a, b, "ratio", n_resamples=stats.N_REFINED)
     # a boundary 10 % of the half-width from the end: refined (within REFINE_NEAR), yet many errors away
     half_width = (math.log(refined.high) - math.log(refined.low)) / 2
-    near = stats.Margin("ratio", math.expm1(math.log(refined.high) + 0.1 * half_width), "near, not on, the end")
-    assert stats.refined(comparison, "no worse", near).effect.resamples == stats.N_REFINED
+    near = judging.Margin("ratio", math.expm1(math.log(refined.high) + 0.1 * half_width), "near, not on, the end")
+    assert judging.refined(comparison, "no worse", near).effect.resamples == stats.N_REFINED
 
 
 def test_the_bootstrap_seed_is_restored_after_the_block():
@@ -484,7 +484,7 @@ def test_a_mean_against_its_typical_seed_with_even_wins_and_losses_is_not_suppor
     a = np.concatenate([np.full(9, 0.01), [0.97], np.full(10, 1.05)])
     comparison = stats.paired_comparison(a, b, higher_is_better=False, scale="ratio")
     assert (comparison.wins, comparison.losses) == (10, 10) and comparison.typical.estimate > 1.0
-    judged = stats.judge_cell(comparison, "better", stats.DEFAULT_MARGIN)
+    judged = judging.judge_cell(comparison, "better", judging.DEFAULT_MARGIN)
     assert judged.judgement == "undecided" and "median seed" in judged.note
 
 
@@ -574,21 +574,21 @@ def test_a_cell_that_excludes_only_the_margins_gain_is_undecided_and_says_no_dif
     other = regrets(40)
     ours = other * np.random.default_rng(3).uniform(0.99, 1.01, 40)
     comparison = stats.paired_comparison(ours, other, higher_is_better=False, scale="ratio")
-    shown = str(stats.cell("ours vs other", comparison, "better", MARGIN))
+    shown = str(judging.cell("ours vs other", comparison, "better", MARGIN))
     assert "undecided (a gain beyond 0.9" in shown and "no difference not excluded" in shown
 
 
 def test_the_margin_is_no_decision_boundary_of_a_better_cell_without_the_papers_effect():
-    assert stats.decision_boundaries("better", MARGIN) == [0.0]
-    assert stats.decision_boundaries("substantially better", MARGIN) == [0.0, MARGIN.advantage]
-    with stats.margin_alone_contradicts():
-        assert stats.decision_boundaries("better", MARGIN) == [0.0, MARGIN.advantage]
+    assert judging.decision_boundaries("better", MARGIN) == [0.0]
+    assert judging.decision_boundaries("substantially better", MARGIN) == [0.0, MARGIN.advantage]
+    with judging.margin_alone_contradicts():
+        assert judging.decision_boundaries("better", MARGIN) == [0.0, MARGIN.advantage]
 
 
 def test_a_cell_contradicted_against_the_papers_direction_does_not_say_so():
     other = regrets(20)
     comparison = stats.paired_comparison(other * 1.5, other, higher_is_better=False, scale="ratio")
-    shown = str(stats.cell("ours vs other", comparison, "better", MARGIN))
+    shown = str(judging.cell("ours vs other", comparison, "better", MARGIN))
     assert "contradicted" in shown and "no difference not excluded" not in shown
 
 

@@ -71,7 +71,7 @@ def test_a_claim_decided_on_fresh_seeds_is_drawn_with_its_fresh_cells(tmp_path, 
     fresh = _effects([4, 1]).assign(judgement="supported", seeds=240)
     paper.to_csv(tmp_path / "toy" / "effects.csv", index=False)
     fresh.to_csv(tmp_path / "toy" / claims.CONFIRMATORY_EFFECTS, index=False)
-    verdicts = _verdicts(paper).assign(exploratory=["inconclusive", ""])  # claim-0's headline is confirmatory
+    verdicts = _verdicts(paper).assign(exploratory=["inconclusive", ""], kind="empirical")  # claim-0: confirmed
     cells = verdict_figures.deciding_cells("toy", verdicts)
     assert sorted(cells.groupby("id")["seeds"].max().items()) == [("claim-0", 240), ("claim-1", 20)]
     assert (cells["id"] == "claim-0").sum() == 4 and (cells["id"] == "claim-1").sum() == 3

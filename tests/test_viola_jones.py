@@ -5,6 +5,7 @@ import xml.etree.ElementTree as ET
 import numpy as np
 import pytest
 
+from common.problems import opencv_reference
 from common.problems import viola_jones as vj
 from common.problems.viola_jones import FaceCascadeAccuracy
 
@@ -35,7 +36,7 @@ def optimum(problem):
 
 @pytest.fixture(scope="module")
 def opencv_at_defaults(dataset):
-    return vj.opencv_cascade_results(dataset[0])
+    return opencv_reference.opencv_cascade_results(dataset[0])
 
 
 def direct_stage_sums(image, cascade):
@@ -72,7 +73,7 @@ def test_cascade_parser_refuses_tilted_features(tmp_path):
 
 def test_written_thresholds_are_read_back(cascade, tmp_path):
     thresholds = cascade.stage_thresholds * (1 + np.linspace(-0.1, 0.1, 22))
-    path = vj.write_cascade_with_thresholds(thresholds, tmp_path / "modified.xml")
+    path = opencv_reference.write_cascade_with_thresholds(thresholds, tmp_path / "modified.xml")
     np.testing.assert_array_equal(vj.load_cascade(path).stage_thresholds, thresholds)
 
 
@@ -213,7 +214,7 @@ def test_stump_values_are_far_from_their_thresholds_in_float32_ulps(dataset, cas
 
 
 def test_opencvs_threshold_eps_changes_only_69_stage_0_tests_and_no_decision(problem):
-    lowered = vj.opencv_stage_thresholds(problem.stage_thresholds)
+    lowered = opencv_reference.opencv_stage_thresholds(problem.stage_thresholds)
     differ = (problem.sums >= lowered) != (problem.sums >= problem.stage_thresholds)
     rows, stages = np.nonzero(differ)
     assert len(rows) == 69 and np.all(stages == 0) and not problem.labels[rows].any()
@@ -233,9 +234,9 @@ def test_opencv_reports_our_last_stage_sum_for_accepted_windows(problem, opencv_
 def test_opencv_agrees_at_other_thresholds_written_into_the_file(problem, dataset, optimum, tmp_path, corner):
     # OpenCV lowers each threshold by 1e-5 when it reads the file (opencv_stage_thresholds).
     thresholds = problem.threshold_bounds[:, 0] if corner == "lower" else problem.thresholds(optimum[1][None])[0]
-    path = vj.write_cascade_with_thresholds(thresholds, tmp_path / f"{corner}.xml")
-    accepted, _ = vj.opencv_cascade_results(dataset[0], path)
-    ours = vj.cascade_accepts(problem.sums, vj.opencv_stage_thresholds(thresholds), problem.passes_contrast_check)
+    path = opencv_reference.write_cascade_with_thresholds(thresholds, tmp_path / f"{corner}.xml")
+    accepted, _ = opencv_reference.opencv_cascade_results(dataset[0], path)
+    ours = vj.cascade_accepts(problem.sums, opencv_reference.opencv_stage_thresholds(thresholds), problem.passes_contrast_check)
     assert accepted.sum() > 100
     np.testing.assert_array_equal(accepted, ours)
 

@@ -34,7 +34,7 @@ adds the fresh-seed runs of the committed confirmatory plan
 import numpy as np
 import pandas as pd
 
-from common import confirmatory, paths, stats
+from common import confirmatory, judging, paths, stats
 from common.bo import initial_design, run_bo
 from common.methods.add_gp_ucb import PracticalAddGPUCB, PracticalGPEI, RemboObjective
 from common.optimizers import direct_maximize
@@ -407,7 +407,7 @@ def ablation_table(table, params):
     one side of 1, else "undecided"; ``within 1.1x`` says whether the runs rule out an effect of the project's
     margin, a factor 1.1 either way: "yes" when the interval lies inside it, "no" when wholly outside, else
     "undecided" (an ablation concludes "no effect" only on a "yes"), with the paired seeds that would decide it at
-    the observed effect and spread (``seeds to decide``, :attr:`common.stats.CellJudgement.seeds_to_decide`).
+    the observed effect and spread (``seeds to decide``, :attr:`judging.CellJudgement.seeds_to_decide`).
     """
     finals = final_rows(table)
     finals = finals[settings_of(finals) == params["settings"]]
@@ -425,13 +425,13 @@ def ablation_table(table, params):
                    "S_T ablated": ablated.mean(), "seeds lower when ablated": f"{lower} of {len(ablated)}"}
             comparison = stats.paired_by_seed(ablated, base, higher_is_better=False, scale="ratio")
             if comparison is not None:
-                equivalent = stats.judge_cell(comparison, "equivalent", stats.DEFAULT_MARGIN)
+                equivalent = judging.judge_cell(comparison, "equivalent", judging.DEFAULT_MARGIN)
                 row.update({"ratio": str(comparison.effect),
                             "outcome": stats.lower_or_higher(comparison),
                             "within 1.1x": {"supported": "yes", "contradicted": "no"}.get(equivalent.judgement,
                                                                                           "undecided"),
                             "seeds to decide": ("" if equivalent.seeds_to_decide is None
-                                                else stats.format_seeds(equivalent.seeds_to_decide))})
+                                                else judging.format_seeds(equivalent.seeds_to_decide))})
             rows.append(row)
     return pd.DataFrame(rows)
 
@@ -531,7 +531,7 @@ def authors_details_table(all_runs, params, at=(25, 50, 100, 410)):
             comparison = stats.paired_by_seed(with_details, without, higher_is_better=False, scale="ratio")
             if comparison is None:
                 continue
-            equivalent = stats.judge_cell(comparison, "equivalent", stats.DEFAULT_MARGIN)
+            equivalent = judging.judge_cell(comparison, "equivalent", judging.DEFAULT_MARGIN)
             row.update({f"ratio at T={T}": str(comparison.effect), f"outcome at T={T}": stats.lower_or_higher(comparison),
                         f"within 1.1x at T={T}": {"supported": "yes", "contradicted": "no"}.get(
                             equivalent.judgement, "undecided")})

@@ -48,7 +48,7 @@ the paper's seeds only and the same claims on the fresh seeds alone.
 import numpy as np
 import pandas as pd
 
-from common import claims, confirmatory, paths, stats
+from common import claims, confirmatory, judging, paths, stats
 from common.claims import ClaimSpec, Evidence, Ran
 from common.experiments import add_gp_ucb as experiment
 from common.methods.add_gp_ucb import log10_regret_bounds
@@ -103,9 +103,9 @@ def _per_seed(values, problem, method):
 #: default (a factor 1.1 of the mean); the SDSS substitute's log-likelihood one unit (a likelihood ratio of e) and the
 #: Viola-Jones substitute's accuracy one point, as differences in those units.
 REAL_WORLD_MARGINS = {
-    experiment.SDSS: stats.Margin("difference", 1.0, "one unit of log-likelihood, a likelihood ratio of e (project "
+    experiment.SDSS: judging.Margin("difference", 1.0, "one unit of log-likelihood, a likelihood ratio of e (project "
                                                      "choice; the paper gives none)"),
-    experiment.VIOLA_JONES: stats.Margin("difference", 0.01, "one point of accuracy (project choice; the paper "
+    experiment.VIOLA_JONES: judging.Margin("difference", 0.01, "one point of accuracy (project choice; the paper "
                                                              "gives none)"),
 }
 
@@ -127,7 +127,7 @@ def _cell(values, problem, ours, other, higher_is_better=False):
 def cells_measure(cells_of, column="simple_regret", claim="better"):
     """``measure`` over the (problem, ours, other) cells ``cells_of(params)`` on the final ``column``: S_T (lower
     is better) or, on the real-world problems, ``"best_so_far"`` (higher is better); each cell judged by its
-    effect against the spec's margin (``claim``, :func:`common.stats.judge_cell`), the score the share supported."""
+    effect against the spec's margin (``claim``, :func:`judging.judge_cell`), the score the share supported."""
     higher_is_better = column == "best_so_far"
 
     def measure(table, params, limits):
@@ -135,14 +135,14 @@ def cells_measure(cells_of, column="simple_regret", claim="better"):
         cells = cells_of(params)
         if not cells:
             return Evidence(None, "none of these methods ran at these parameters")
-        judged = [stats.cell(f"{problem} {ours} vs {other}", _cell(values, problem, ours, other, higher_is_better),
+        judged = [judging.cell(f"{problem} {ours} vs {other}", _cell(values, problem, ours, other, higher_is_better),
                              claim, limits["margin"]) for problem, ours, other in cells]
         if all(c.comparison is None for c in judged):
             return Evidence(None, "none of these methods ran at these parameters")
         means = values.groupby(["problem", "method"])["value"].mean()
         ours = {f"{problem} {name}": means[(problem, name)] for problem, *names in cells for name in names
                 if (problem, name) in means}
-        return Evidence.of_tally(stats.tally(judged), "; ".join(map(str, judged)), ours=ours)
+        return Evidence.of_tally(judging.tally(judged), "; ".join(map(str, judged)), ours=ours)
     return measure
 
 
@@ -185,7 +185,7 @@ def slightly_best_measure(problem, ours, rivals):
         means = means[means.index.isin([ours] + rivals)]
         if ours not in means.index:
             return Evidence(None, f"{ours} did not run on {problem}")
-        cells = [stats.cell(f"{ours} vs {other}", c, "no worse", limits["margin"]) for other, c in found.items()]
+        cells = [judging.cell(f"{ours} vs {other}", c, "no worse", limits["margin"]) for other, c in found.items()]
         judgements = [c.judgement.judgement for c in cells]
         no_worse, possible = all(j == "supported" for j in judgements), "contradicted" not in judgements
         highest = means.idxmax() == ours
@@ -325,7 +325,7 @@ def claim_specs():
                   "share of cells better (the interval of the ratio of mean S_T below 1)",
                   cells_measure(lambda params: [("(10,3,3)", "Add-*", other)
                                                 for other in _all_methods(params, "(10,3,3)")]),
-                  partly_at=claims.partly_threshold(7), min_scale="paper", block="synthetic", margin=stats.DEFAULT_MARGIN),
+                  partly_at=claims.partly_threshold(7), min_scale="paper", block="synthetic", margin=judging.DEFAULT_MARGIN),
     ]
     for variant in ("Add-3/4", "Add-5/2"):
         specs.append(ClaimSpec(
@@ -333,14 +333,14 @@ def claim_specs():
             "However Add-3/4 and Add-5/2 models do well too and outperform GP-UCB", "§5.1",
             f"final S_T on (10,3,3), {variant} against GP-UCB", "1 if better (the interval of the ratio of mean S_T below 1), else 0",
             cells_measure(lambda params, v=variant: [("(10,3,3)", v, "GP-UCB")]), min_scale="paper",
-            block="synthetic", margin=stats.DEFAULT_MARGIN))
+            block="synthetic", margin=judging.DEFAULT_MARGIN))
     specs.append(ClaimSpec(
         "add-1-10-poor-(10,3,3)", "Fig. 3",
         "Add-1/10 performs poorly since it is statistically not expressive enough to capture the true function",
         "§5.1", "final S_T on (10,3,3), Add-3/4 and Add-5/2 against Add-1/10",
         "share of the 2 cells where Add-1/10 is worse (the interval of the ratio below 1)",
         cells_measure(lambda params: [("(10,3,3)", v, "Add-1/10") for v in ("Add-3/4", "Add-5/2")]),
-        partly_at=0.5, min_scale="paper", block="synthetic", margin=stats.DEFAULT_MARGIN))
+        partly_at=0.5, min_scale="paper", block="synthetic", margin=judging.DEFAULT_MARGIN))
     for problem in LARGE_D_PRIME:
         specs += [
             ClaimSpec(f"star-beats-gp-ucb-{problem}", "Fig. 3" if problem.startswith(("(24", "(40")) else "Fig. 4",
@@ -348,14 +348,14 @@ def claim_specs():
                       "GP-UCB", "§5.1", f"final S_T on {problem}, Add-* against GP-UCB",
                       "1 if better (the interval of the ratio of mean S_T below 1), else 0",
                       cells_measure(lambda params, p=problem: [(p, "Add-*", "GP-UCB")]), min_scale="paper",
-                      block="synthetic", margin=stats.DEFAULT_MARGIN),
+                      block="synthetic", margin=judging.DEFAULT_MARGIN),
             ClaimSpec(f"small-d-beats-star-{problem}", "Fig. 3" if problem.startswith(("(24", "(40")) else "Fig. 4",
                       "However, it [Add-*] is not competitive with the Add-d/M for small d", "§5.1",
                       f"final S_T on {problem}, each Add-d/M with {SMALL_D[0]} <= d <= {SMALL_D[1]} against Add-*",
                       "share of cells better (the interval of the ratio of mean S_T below 1)",
                       cells_measure(lambda params, p=problem: [(p, v, "Add-*") for v in _variants(
                           params, p, lambda d: SMALL_D[0] <= d <= SMALL_D[1])]),
-                      partly_at=0.5, min_scale="paper", block="synthetic", margin=stats.DEFAULT_MARGIN),
+                      partly_at=0.5, min_scale="paper", block="synthetic", margin=judging.DEFAULT_MARGIN),
         ]
     for problem in SMALL_D_PRIME:
         figure = "Fig. 4" if problem.startswith("(96") else "Fig. 3"
@@ -366,14 +366,14 @@ def claim_specs():
                       "words)", "share of cells better (the interval of the ratio of mean S_T below 1)",
                       cells_measure(lambda params, p=problem: [(p, "Add-*", other)
                                                                for other in _all_methods(params, p)]),
-                      partly_at=claims.partly_threshold(7), min_scale="paper", block="synthetic", margin=stats.DEFAULT_MARGIN),
+                      partly_at=claims.partly_threshold(7), min_scale="paper", block="synthetic", margin=judging.DEFAULT_MARGIN),
             ClaimSpec(f"almost-all-beat-gp-ucb-{problem}", figure,
                       "But again, almost all Add-d/M instantiations outperform GP-UCB", "§5.1",
                       f"final S_T on {problem}, each Add-d/M against GP-UCB (4 cells)",
                       "share of cells better (the interval of the ratio of mean S_T below 1); all but one to reproduce",
                       cells_measure(lambda params, p=problem: [(p, v, "GP-UCB") for v in _variants(params, p)]),
                       reproduced_at=0.75, partly_at=claims.partly_threshold(4), min_scale="paper",
-                      block="synthetic", margin=stats.DEFAULT_MARGIN),
+                      block="synthetic", margin=judging.DEFAULT_MARGIN),
         ]
     for problem in LARGE_D:
         largest = {96: "Add-32/3", 120: "Add-40/3"}[experiment.BY_NAME[problem][0]]
@@ -383,7 +383,7 @@ def claim_specs():
             f"final S_T on {problem}, DiRect (one deterministic run) against each seed of GP-UCB and of {largest}",
             "share of the 2 cells better (the interval of the ratio of mean S_T below 1)",
             cells_measure(lambda params, p=problem, v=largest: [(p, "DiRect", "GP-UCB"), (p, "DiRect", v)]),
-            partly_at=0.5, min_scale="paper", block="synthetic", margin=stats.DEFAULT_MARGIN))
+            partly_at=0.5, min_scale="paper", block="synthetic", margin=judging.DEFAULT_MARGIN))
     specs += [
         ClaimSpec("simple-below-average-regret", "§3", "Since S_T <= R_T / T ...", "§3",
                   "largest S_t - R_t/t over every query of every run", "1 if at most `tolerance`",

@@ -14,14 +14,14 @@ together with its paper's GP and acquisition search, not the idea alone, which e
 
 A cell is one problem: the ratio of the two methods' mean final simple regrets (for the noisy problems, of the
 noise-free values at the queried points), with its 95 % interval (:func:`common.stats.paired_comparison`), judged
-against the hypothesis' margin (:func:`common.stats.judge_cell`): "better" is supported when the interval lies below
+against the hypothesis' margin (:func:`judging.judge_cell`): "better" is supported when the interval lies below
 1 and contradicted when it lies above 1 (the project's margin alone contradicts nothing: an interval that excludes a
 gain of the margin but holds no difference is undecided, and says so); "no worse" is supported when the interval's
 upper end stays below the margin and contradicted when the whole interval lies above it. The score is the share of cells
 supported; a hypothesis is "reproduced" (it holds on the suite) at the share the paper's words imply, "inconclusive"
 when undecided cells could still carry it, "not reproduced" when the runs contradict it.
 
-Margins: the project default, a factor 1.1 (:data:`common.stats.DEFAULT_MARGIN`), MINI-GP-UCB's regret included
+Margins: the project default, a factor 1.1 (:data:`judging.DEFAULT_MARGIN`), MINI-GP-UCB's regret included
 (:data:`REGRET_MARGIN`: Theorem 4.1's constant C, cited here before 2026-11-28, does not cover a comparison with
 another GP-UCB; the same factor, no verdict moved), except its cost (a factor 2, a project choice:
 :data:`COST_MARGIN`). The cost is the CPU seconds of the grid's runs (process time, which other work on the
@@ -36,7 +36,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from common import claims, provenance, stats
+from common import claims, judging, provenance, stats
 from common.claims import ClaimSpec, Evidence, Ran
 from common.experiments import arena as experiment
 from common.experiments import arena_methods, arena_scoring, arena_suite
@@ -47,12 +47,12 @@ IDEA_BLOCK = "ideas on/off"
 NO_HARM_PARTLY_AT = 0.75
 #: "at a fraction of its cost": MINI-GP-UCB's mean CPU seconds per run at most half of GP-UCB's, the interval of the
 #: ratio below 1/2 ("substantially better" at a margin of a factor 2).
-COST_MARGIN = stats.Margin("ratio", 1.0, "a factor 2 (project choice: the paper calls the algorithms 'extremely "
+COST_MARGIN = judging.Margin("ratio", 1.0, "a factor 2 (project choice: the paper calls the algorithms 'extremely "
                                          "scalable', §1.2, and states no factor against GP-UCB)")
 #: MINI-GP-UCB against the arena's own GP-UCB: the paper's words ("match the regret", §1.2) give no size, and Thm.
 #: 4.1's factor C compares MINI-META with its own acquisition switching at every step, not with another GP-UCB, so
 #: the project default (issue 40, item 7; the same factor 1.1 as the theorem's margin cited before, no verdict moves).
-REGRET_MARGIN = stats.Margin("ratio", stats.DEFAULT_MARGIN.size,
+REGRET_MARGIN = judging.Margin("ratio", judging.DEFAULT_MARGIN.size,
                              "project default: a factor 1.1 (Thm. 4.1's C covers MINI-META against its own "
                              "switching-every-step acquisition, not another GP-UCB)")
 
@@ -124,8 +124,8 @@ def versus_measure(method, problems_of, claim, *, rival_of=None, column="regret"
                     ours[f"{problem} {name}"] = value
         if not any(comparison is not None for comparison in comparisons.values()):
             return Evidence(None, "no runs of these methods at these parameters")
-        cells = [stats.cell(label, found, claim, limits["margin"]) for label, found in comparisons.items()]
-        return Evidence.of_tally(stats.tally(cells), "; ".join(map(str, cells)), ours=ours)
+        cells = [judging.cell(label, found, claim, limits["margin"]) for label, found in comparisons.items()]
+        return Evidence.of_tally(judging.tally(cells), "; ".join(map(str, cells)), ours=ours)
     return measure
 
 
@@ -181,7 +181,7 @@ def claim_specs(params):
             "share of problems where EGP-TS is no worse (the interval of the ratio of mean final regrets below the "
             "margin)",
             versus_measure("EGP-TS", all_problems, "no worse", rival_of=best_single_kernel_gp),
-            reproduced_at=1.0, partly_at=NO_HARM_PARTLY_AT, margin=stats.DEFAULT_MARGIN, **arena),
+            reproduced_at=1.0, partly_at=NO_HARM_PARTLY_AT, margin=judging.DEFAULT_MARGIN, **arena),
         ClaimSpec(
             "ucb-pp-better", "bo_pp Table 1",
             "We can observe that UCB-PP0001 is always better than UCB, verifying our theoretical analysis",
@@ -189,7 +189,7 @@ def claim_specs(params):
             f"final simple regret on each of the {n_all} problems, UCB-PP against GP-UCB",
             "share of problems where UCB-PP is better (the interval of the ratio of mean final regrets below 1)",
             versus_measure("UCB-PP", all_problems, "better"),
-            reproduced_at=1.0, partly_at=claims.partly_threshold(max(n_all, 1)), margin=stats.DEFAULT_MARGIN,
+            reproduced_at=1.0, partly_at=claims.partly_threshold(max(n_all, 1)), margin=judging.DEFAULT_MARGIN,
             **arena),
         ClaimSpec(
             "add-gp-ucb-additive", "add_gp_ucb Fig. 3",
@@ -203,7 +203,7 @@ def claim_specs(params):
              "ratio of mean final regrets below 1)"),
             versus_measure("Add-GP-UCB", additive_problems, "better"), reproduced_at=1.0,
             **({} if len(additive) == 1 else {"partly_at": claims.partly_threshold(max(len(additive), 1))}),
-            margin=stats.DEFAULT_MARGIN, **arena),
+            margin=judging.DEFAULT_MARGIN, **arena),
         ClaimSpec(
             "add-gp-ucb-elsewhere", "add_gp_ucb §6",
             "If not [additive with a known decomposition], then use a small value for d and run Add-GP-UCB while "
@@ -212,7 +212,7 @@ def claim_specs(params):
             f"final simple regret on each of the {n_other} other problems, Add-GP-UCB against GP-UCB",
             "share of problems where Add-GP-UCB is no worse (the interval of the ratio below the margin)",
             versus_measure("Add-GP-UCB", other_problems, "no worse"),
-            reproduced_at=1.0, partly_at=NO_HARM_PARTLY_AT, margin=stats.DEFAULT_MARGIN, **arena),
+            reproduced_at=1.0, partly_at=NO_HARM_PARTLY_AT, margin=judging.DEFAULT_MARGIN, **arena),
     ]
     for method in ("GP-UCB+", "EXPLOIT+"):
         specs.append(ClaimSpec(
@@ -222,7 +222,7 @@ def claim_specs(params):
             f"final simple regret on each of the {n_free} noise-free problems, {method} against GP-UCB",
             f"share of noise-free problems where {method} is better (the interval of the ratio below 1)",
             versus_measure(method, noise_free_problems, "better"),
-            reproduced_at=1.0, partly_at=claims.partly_threshold(max(n_free, 1)), margin=stats.DEFAULT_MARGIN,
+            reproduced_at=1.0, partly_at=claims.partly_threshold(max(n_free, 1)), margin=judging.DEFAULT_MARGIN,
             **arena))
     specs += [
         ClaimSpec(
@@ -276,8 +276,8 @@ def benchmark_cost_measure(method, problems_of, claim):
         if not comparisons:
             return Evidence(None, f"no quiet benchmark of {method} and {twin} recorded for these problems "
                                   "(python benchmarks/bench_arena_mini_cost.py --record)")
-        cells = [stats.cell(label, found, claim, limits["margin"]) for label, found in comparisons.items()]
-        return Evidence.of_tally(stats.tally(cells), "; ".join(map(str, cells)), ours=ours)
+        cells = [judging.cell(label, found, claim, limits["margin"]) for label, found in comparisons.items()]
+        return Evidence.of_tally(judging.tally(cells), "; ".join(map(str, cells)), ours=ours)
     return measure
 
 
@@ -286,7 +286,7 @@ def idea_specs(params):
     (:data:`~common.experiments.arena_methods.IDEAS`), same model, settings, designs, seeds and random streams; declared
     before the twins' runs (issue 42)."""
     def spec(method, suffix, quote, figure, where, problems, claim, quantity, reproduced_at=1.0, partly_at=None,
-             margin=stats.DEFAULT_MARGIN, column="regret", measure=None):
+             margin=judging.DEFAULT_MARGIN, column="regret", measure=None):
         chosen = idea_problems(method, problems)
         n_cells = len(chosen(params))
         idea = arena_methods.IDEA_OF[method]

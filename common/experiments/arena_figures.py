@@ -6,7 +6,7 @@ what :mod:`common.experiments.arena_scoring` computes from the runs, and returns
 """
 import numpy as np
 
-from common import stats
+from common import judging, stats
 from common.experiments.arena_methods import IDEAS, METHODS
 from common.experiments.arena_scoring import N_TARGETS, RANK_ALPHA, methods_in_order, untold_groups
 from common.experiments.arena_suite import N_INIT
@@ -60,7 +60,7 @@ def plot_idea_effects(fig, effects):
                 ax.plot(np.clip(typical.estimate, *IDEA_RATIO_RANGE), position, _edge_marker(typical.estimate, "D"),
                         mfc="none", color="black", ms=5)
         ax.axvline(1.0, color="black", lw=0.8)
-        for edge in (1 / (1 + stats.DEFAULT_MARGIN.size), 1 + stats.DEFAULT_MARGIN.size):
+        for edge in (1 / (1 + judging.DEFAULT_MARGIN.size), 1 + judging.DEFAULT_MARGIN.size):
             ax.axvline(edge, color="0.6", lw=0.8, ls=":")
         ax.set_xscale("log")
         ax.set_xlim(*IDEA_RATIO_RANGE)

@@ -7,7 +7,7 @@ paper's idea switched on against off, and every method against the strong refere
 """
 import numpy as np
 
-from common import stats
+from common import judging, stats
 from common.experiments.arena_methods import IDEAS, METHODS, REFERENCE, STRONG_REFERENCE
 from common.experiments.arena_suite import SPEC_OF, ordered_problems
 
@@ -333,9 +333,9 @@ def strongest_twin(finals, idea, problem):
 
 def _refined_near_no_effect(comparison):
     """The comparison with its interval refined where an end lies near no effect or the default margin
-    (:func:`common.stats.refined`), as a hypothesis's cell at the default margin is, so that a table prints the
+    (:func:`judging.refined`), as a hypothesis's cell at the default margin is, so that a table prints the
     interval its verdict was judged on."""
-    return stats.refined(comparison, "better", stats.DEFAULT_MARGIN)
+    return judging.refined(comparison, "better", judging.DEFAULT_MARGIN)
 
 
 #: The outcome of an idea whose runs on and off made the same observations on every seed (MINI-GP-UCB's epochs where

@@ -34,7 +34,7 @@ Each (problem, acquisition, tau0, seed) is one run; tau0 = 0 is plain BO.
 import numpy as np
 import pandas as pd
 
-from common import claims, confirmatory, stats
+from common import claims, confirmatory, judging, stats
 from common.bo import RandomSearch, run_bo
 from common.kernels import SquaredExponential
 from common.methods.bo_pp import PseudoPointBO
@@ -368,25 +368,25 @@ def _in_paper_order(table):
 
 def _paired_cell(ours, baseline, claim="equivalent"):
     """``ours`` against ``baseline`` seed by seed on the ratio of mean final S_T (lower is better), with its 95 %
-    interval, judged against the project's margin, a factor 1.1 (:data:`common.stats.DEFAULT_MARGIN`).
+    interval, judged against the project's margin, a factor 1.1 (:data:`judging.DEFAULT_MARGIN`).
 
     Columns: ``W/T/L``; ``ratio`` (ours / baseline, :class:`common.stats.Effect`); ``side``: "better" or
     "worse" (for ours) when the interval lies wholly on one side of 1, else "undecided"; then for
     ``claim="equivalent"`` ``within 1.1x``: "yes" when the interval lies inside a factor 1.1 either way (the runs
     rule out an effect that large), "no" when wholly outside it, else "undecided"; for ``claim="better"``
-    ``better``: the cell judgement of "ours is better" (:func:`common.stats.judge_cell`: supported, contradicted
+    ``better``: the cell judgement of "ours is better" (:func:`judging.judge_cell`: supported, contradicted
     when the interval lies on the other side of no difference, else undecided); and the ``seeds to decide`` an undecided
     one at the observed effect and spread.
     """
     comparison = stats.paired_by_seed(ours, baseline, higher_is_better=False, scale="ratio")
-    judged = stats.judge_cell(comparison, claim, stats.DEFAULT_MARGIN)
+    judged = judging.judge_cell(comparison, claim, judging.DEFAULT_MARGIN)
     if claim == "equivalent":
         judgement = {"within 1.1x": {"supported": "yes", "contradicted": "no"}.get(judged.judgement, "undecided")}
     else:
         judgement = {claim: judged.judgement}
     return {"W/T/L": f"{comparison.wins}/{comparison.ties}/{comparison.losses}", "ratio": str(comparison.effect),
             "side": stats.interval_side(comparison) or "undecided", **judgement,
-            "seeds to decide": "" if judged.seeds_to_decide is None else stats.format_seeds(judged.seeds_to_decide)}
+            "seeds to decide": "" if judged.seeds_to_decide is None else judging.format_seeds(judged.seeds_to_decide)}
 
 
 def output_scaling_table(finals, paper_numbers):

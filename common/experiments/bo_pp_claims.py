@@ -51,7 +51,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from common import claims, confirmatory, paths, stats
+from common import claims, confirmatory, judging, paths, stats
 from common.claims import ClaimSpec, Evidence, Ran
 from common.experiments import bo_pp as experiment
 from common.gp import GaussianProcess
@@ -158,10 +158,10 @@ def _paired(pseudo_points, plain, higher_is_better, scale="ratio", **options):
 #: (>= 0) take the project default, a factor 1.1 of the mean; accuracies (in [0, 1], where a ratio of 1.1 would mean
 #: ten points) one point of accuracy; the housing network's score, 20 - validation MSE (which can be negative), one
 #: unit of MSE, a tenth of the MSE of about 11 that the paper's score of 8.7 implies.
-ACCURACY_MARGIN = stats.Margin("difference", 0.01, "one point of accuracy (project choice; the paper gives none)")
-HOUSING_MARGIN = stats.Margin("difference", 1.0, "one unit of validation MSE, a tenth of the paper's MSE of about "
+ACCURACY_MARGIN = judging.Margin("difference", 0.01, "one point of accuracy (project choice; the paper gives none)")
+HOUSING_MARGIN = judging.Margin("difference", 1.0, "one unit of validation MSE, a tenth of the paper's MSE of about "
                                                  "11 (project choice; the paper gives none)")
-MARGINS = {"synthetic": stats.DEFAULT_MARGIN,
+MARGINS = {"synthetic": judging.DEFAULT_MARGIN,
            "real_world": {"SVM_digits": ACCURACY_MARGIN, "NN_digits": ACCURACY_MARGIN, "NN_cancer": ACCURACY_MARGIN,
                           "NN_housing": HOUSING_MARGIN}}
 
@@ -171,7 +171,7 @@ def margin_of(margins, problem):
     return margins[problem] if isinstance(margins, dict) else margins
 
 
-def compare_cells(table, block_name, cells, margins=stats.DEFAULT_MARGIN):
+def compare_cells(table, block_name, cells, margins=judging.DEFAULT_MARGIN):
     """BO-PP against BO, seed by seed, in each cell.
 
     Parameters
@@ -181,7 +181,7 @@ def compare_cells(table, block_name, cells, margins=stats.DEFAULT_MARGIN):
     block_name : str
         A key of :data:`BLOCKS`.
     cells : sequence of (problem, acquisition, tau0)
-    margins : common.stats.Margin or dict of str to Margin
+    margins : judging.Margin or dict of str to Margin
         The claim's margin, whose scale (per problem) the effects take.
 
     Returns
@@ -199,19 +199,19 @@ def compare_cells(table, block_name, cells, margins=stats.DEFAULT_MARGIN):
 
 
 def judged_cells(table, block_name, cells, claim, margins, numbers=None):
-    """:func:`compare_cells` judged against the margins (:func:`common.stats.cell`): one Cell per cell; with the
+    """:func:`compare_cells` judged against the margins (:func:`judging.cell`): one Cell per cell; with the
     paper's ``numbers``, a "better" cell also against the paper's own Table 1 effect (:func:`paper_effect`)."""
     comparisons = compare_cells(table, block_name, cells, margins)
-    return [stats.cell(label, found, claim, margin_of(margins, cell[0]),
+    return [judging.cell(label, found, claim, margin_of(margins, cell[0]),
                        None if numbers is None else paper_effect(numbers, block_name, cell, margins))
             for cell, (label, found) in zip(cells, comparisons.items())]
 
 
 def paper_effect(numbers, block_name, cell, margins):
     """The paper's own effect of BO-PP against BO in a cell, from its Table 1 means, on the advantage scale of the
-    cell's margin (:func:`common.stats.paper_advantage`)."""
+    cell's margin (:func:`judging.paper_advantage`)."""
     pseudo, plain = _paper_means(numbers, *cell)
-    return stats.paper_advantage(pseudo, plain, margin_of(margins, cell[0]).scale, BLOCKS[block_name].higher_is_better)
+    return judging.paper_advantage(pseudo, plain, margin_of(margins, cell[0]).scale, BLOCKS[block_name].higher_is_better)
 
 
 def _label(problem, acquisition, tau0):
@@ -247,14 +247,14 @@ def better_in_cells(block_name, cells, paper=None, numbers=None):
     """``measure`` of a claim that BO-PP is better than BO in (most of) the cells.
 
     Score: the share of cells supported, each judged by its effect against the
-    spec's margin (:func:`common.stats.judge_cell`) and, given the paper's
+    spec's margin (:func:`judging.judge_cell`) and, given the paper's
     ``numbers``, its own Table 1 effect; a cell without runs counts as undecided.
     """
     def measure(table, params, limits):
         found = judged_cells(table, block_name, cells, "better", limits["margin"], numbers)
         if all(c.comparison is None for c in found):
             return Evidence(None, f"no {block_name} runs of these cells in the table", paper=paper)
-        counted = stats.tally(found)
+        counted = judging.tally(found)
         return Evidence.of_tally(counted, "; ".join(map(str, found)),
                                  ours={**{name: counted.counts[name] for name in stats.JUDGEMENTS},
                                        "cells": len(cells)}, paper=paper)
@@ -273,7 +273,7 @@ def no_worse_in_cells(block_name, cells, paper=None):
         found = judged_cells(table, block_name, cells, "no worse", limits["margin"])
         if all(c.comparison is None for c in found):
             return Evidence(None, f"no {block_name} runs of these cells in the table", paper=paper)
-        counted = stats.tally(found)
+        counted = judging.tally(found)
         return Evidence.of_tally(counted, "; ".join(map(str, found)),
                                  ours={**{name: counted.counts[name] for name in stats.JUDGEMENTS},
                                        "cells": len(cells)}, paper=paper)
@@ -844,7 +844,7 @@ def _pp_against_bo(table, block_name, problems, verdicts, suffix):
     """One bullet: BO-PP against BO over a block's cells, per acquisition, with the verdicts it bears on."""
     cells = [cell for cell in _cells(block_name, experiment.ACQUISITIONS, PP_TAU0S) if cell[0] in problems]
     # Each interval refined near no difference as the claims' cells are, so that a count agrees with the verdicts.
-    comparisons = {label: stats.refined(found, "better", margin_of(MARGINS[block_name], cell[0]), boundaries=[0.0])
+    comparisons = {label: judging.refined(found, "better", margin_of(MARGINS[block_name], cell[0]), boundaries=[0.0])
                    for (label, found), cell in zip(compare_cells(table, block_name, cells,
                                                                  MARGINS[block_name]).items(), cells) if found}
     better, counted = _better_and_worse(comparisons)

@@ -36,7 +36,7 @@ single-kernel methods are shared by the figures that show them.
 import numpy as np
 import pandas as pd
 
-from common import claims, confirmatory, stats
+from common import claims, confirmatory, judging, stats
 from common.bo import RandomSearch, run_bo
 from common.kernels import Matern, SquaredExponential
 from common.methods.egp_ts import EGPEI, EGPTS, EXP3BO, GPTS, BanditBO, FullyBayesianGPTS
@@ -406,7 +406,7 @@ def evidence_ablation_table(table):
         ``within 1.1x`` ("yes" when the interval lies inside the project margin, a factor 1.1 either way, which
         rules out an effect that large; "no" when wholly outside it; else "undecided") and ``seeds to decide``
         (the paired seeds at which the observed effect and spread would decide it,
-        :attr:`common.stats.CellJudgement.seeds_to_decide`).
+        :attr:`judging.CellJudgement.seeds_to_decide`).
     """
     finals = confirmatory.split(final_rows(table))[0]  # the paper's seeds; the fresh ones: evidence_on_fresh_seeds
     ablation = finals[finals["experiment"] == "evidence_ablation"]
@@ -425,14 +425,14 @@ def evidence_ablation_table(table):
                    "exact": exact[ours.index].mean()}
             comparison = stats.paired_by_seed(exact, ours, higher_is_better=False, scale="ratio")
             if comparison is not None:
-                equivalent = stats.judge_cell(comparison, "equivalent", stats.DEFAULT_MARGIN)
+                equivalent = judging.judge_cell(comparison, "equivalent", judging.DEFAULT_MARGIN)
                 row.update({"ratio": str(comparison.effect),
                             "W/T/L": f"{comparison.wins}/{comparison.ties}/{comparison.losses}",
                             "outcome": stats.lower_or_higher(comparison),
-                            f"within {1 + stats.DEFAULT_MARGIN.size:g}x": {"supported": "yes", "contradicted": "no"}
+                            f"within {1 + judging.DEFAULT_MARGIN.size:g}x": {"supported": "yes", "contradicted": "no"}
                             .get(equivalent.judgement, "undecided"),
                             "seeds to decide": ("" if equivalent.seeds_to_decide is None
-                                                else stats.format_seeds(equivalent.seeds_to_decide))})
+                                                else judging.format_seeds(equivalent.seeds_to_decide))})
             rows.append(row)
     return pd.DataFrame(rows)
 
@@ -444,7 +444,7 @@ def evidence_ablation_summary(table):
     found = evidence_ablation_table(table)
     if found is None or "outcome" not in found:
         return None
-    margin = f"within {1 + stats.DEFAULT_MARGIN.size:g}x"
+    margin = f"within {1 + judging.DEFAULT_MARGIN.size:g}x"
     parts = []
     for method, rows in found.groupby("method", sort=False):
         named = {outcome: [f"{row.problem} {row.ratio}" for row in rows.itertuples() if row.outcome == outcome]
@@ -458,7 +458,7 @@ def evidence_ablation_summary(table):
     return (f"with the exact GP's evidence, EGP-TS's mean final regret (robot: distance) over "
             f"{found['seeds'].max()} paired seeds "
             f"(ratio exact/ours, 95 % interval): " + "; ".join(parts) + f". The runs rule out an effect of a factor "
-            f"{1 + stats.DEFAULT_MARGIN.size:g} in {ruled_out} of {len(found)} cells.")
+            f"{1 + judging.DEFAULT_MARGIN.size:g} in {ruled_out} of {len(found)} cells.")
 
 
 def random_search_sentence(table, problems, methods, block="synthetic"):

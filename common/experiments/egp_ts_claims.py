@@ -17,7 +17,7 @@ against the claim's margin.
 
 Margins (declared 2026-11-25, before re-judging): the paper gives no number, so
 every comparison of regrets, distances and seconds takes the project default
-(:data:`common.stats.DEFAULT_MARGIN`, a factor 1.1); "substantially improved
+(:data:`judging.DEFAULT_MARGIN`, a factor 1.1); "substantially improved
 performance relative to GP-TS counterparts" (§6.1) and "runs much more faster"
 (App. E) are judged as "substantially better" (the interval beyond the margin);
 Fig. 4's accuracies take one point of accuracy (its claim is not comparable
@@ -47,7 +47,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import friedmanchisquare
 
-from common import claims, confirmatory, paths, provenance, stats
+from common import claims, confirmatory, judging, paths, provenance, stats
 from common.claims import ClaimSpec, Evidence, Ran
 from common.experiments import egp_ts as experiment
 from common.store import final_rows
@@ -130,12 +130,12 @@ def cells_measure(block, problem, ours, rivals, column=None, batch_size=None, cl
 
     def measure(table, params, limits):
         values = final_values(table, block, column, batch_size)
-        cells = [stats.cell(f"vs {other}", _cell(values, problem, ours, other, higher_is_better), claim,
+        cells = [judging.cell(f"vs {other}", _cell(values, problem, ours, other, higher_is_better), claim,
                             limits["margin"]) for other in rivals]
         if all(found.comparison is None for found in cells):
             return Evidence(None, f"{ours} and its rivals did not run on {problem} at these parameters")
         means = values[values["problem"] == problem].groupby("method")["value"].mean()
-        return Evidence.of_tally(stats.tally(cells), "; ".join(map(str, cells)),
+        return Evidence.of_tally(judging.tally(cells), "; ".join(map(str, cells)),
                                  ours={name: means[name] for name in [ours, *rivals] if name in means})
     return measure
 
@@ -160,8 +160,8 @@ def faster_measure(task, ours, other):
             return Evidence(None, f"no quiet timing of {ours} and {other} on {task} in {TIMING_RECORD.name} "
                             "(python benchmarks/bench_egp_ts.py --record)")
         medians = {name: float(values.median()) for name, values in per_seed.items()}
-        cells = [stats.cell(f"CPU seconds vs {other}", comparison, "substantially better", limits["margin"])]
-        return Evidence.of_tally(stats.tally(cells), f"quiet benchmark: {ours} {medians[ours]:.3g} s, {other} "
+        cells = [judging.cell(f"CPU seconds vs {other}", comparison, "substantially better", limits["margin"])]
+        return Evidence.of_tally(judging.tally(cells), f"quiet benchmark: {ours} {medians[ours]:.3g} s, {other} "
                                  f"{medians[other]:.3g} s (medians); {cells[0]}", ours=medians)
     return measure
 
@@ -203,7 +203,7 @@ def kernels_differ(values, problem):
 def count_measure(block, problems, ours, rivals_of):
     """Share of ``problems`` on which ``ours`` is better than every method ``rivals_of(values, problem)`` names
     (the best single-kernel method, or every competitor): a problem is supported when all its cells are, and
-    contradicted when any is (:func:`common.stats.judge_cell` against the spec's margin)."""
+    contradicted when any is (:func:`judging.judge_cell` against the spec's margin)."""
     higher_is_better = experiment.SCORED[block][1]
 
     def measure(table, params, limits):
@@ -216,7 +216,7 @@ def count_measure(block, problems, ours, rivals_of):
         for problem in problems:
             rivals = rivals_of(values, problem)
             found = [_cell(values, problem, ours, other, higher_is_better) for other in rivals]
-            cells = [stats.cell(f"{problem} vs {other}", c, "better", limits["margin"])
+            cells = [judging.cell(f"{problem} vs {other}", c, "better", limits["margin"])
                      for other, c in zip(rivals, found)]
             judgements = [c.judgement.judgement if c.judgement else "not run" for c in cells]
             all_cells += cells
@@ -281,7 +281,7 @@ def claim_specs():
     fig1_quote_kernel = "It is evident from Fig. 1 that the form of kernel function plays an important role in the " \
                         "performance of GP-TS"
     fig1_quote_egp = "EGP-TS not only yields substantially improved performance relative to GP-TS counterparts"
-    synthetic = dict(min_scale="paper", block="synthetic", margin=stats.DEFAULT_MARGIN)
+    synthetic = dict(min_scale="paper", block="synthetic", margin=judging.DEFAULT_MARGIN)
     specs = []
     for problem in experiment.SYNTHETIC:
         specs += [
@@ -321,7 +321,7 @@ def claim_specs():
                         cells_measure("synthetic", problem, "EGP-TS (B)", FIG2_RIVALS),
                         partly_at=claims.partly_threshold(len(FIG2_RIVALS)), **synthetic)
               for problem in experiment.SYNTHETIC]
-    robot = dict(min_scale="paper", block="robot", margin=stats.DEFAULT_MARGIN)
+    robot = dict(min_scale="paper", block="robot", margin=judging.DEFAULT_MARGIN)
     for task in experiment.ROBOT:
         specs += [
             ClaimSpec(f"fig3a-egp-beats-all-{task}", "Fig. 3(a)",
@@ -353,7 +353,7 @@ def claim_specs():
         count_measure("fnn", list(experiment.FNN), "EGP-TS (B)",
                       lambda values, problem: [m for m in experiment.FNN_METHODS if m != "EGP-TS (B)"]),
         reproduced_at=0.8, partly_at=0.4, min_scale="paper", block="fnn",
-        margin=stats.Margin("difference", 0.01, "one point of validation accuracy (the project's margin for "
+        margin=judging.Margin("difference", 0.01, "one point of validation accuracy (the project's margin for "
                             "accuracies; the paper gives none)"),
         not_comparable="three of the five data sets are substitutes (digits for MNIST, Wisconsin for the Ljubljana "
                        "breast-cancer data, a synthetic Transportation stand-in), and an evaluation averages 3 "
@@ -365,7 +365,7 @@ def claim_specs():
                         "share of cells better (the interval of the effect beyond no difference)",
                         cells_measure("parallel", "Ackley-5d", "EGP-TS (B)", rivals, batch_size=K),
                         partly_at=claims.partly_threshold(len(rivals)), min_scale="paper", block="parallel",
-                        margin=stats.DEFAULT_MARGIN)
+                        margin=judging.DEFAULT_MARGIN)
               for K in experiment.SCALES["paper"]["parallel_batch_sizes"]]
     ei_quote = "EGP-EI outperforms GP-EI in three out of the four synthetic functions and both of the robotic tasks"
     specs += [
@@ -649,7 +649,7 @@ def _ablation_changes_ruled_out(table):
     the ratio of mean final regrets within [1/1.1, 1.1]; and the largest number of paired seeds of a cell."""
     defaults = final_values(table, "hyperparameter_ablation", "simple_regret")
     spec = final_values(table, "synthetic")   # paired on the ablation's seeds by paired_by_seed
-    bound = np.log1p(stats.DEFAULT_MARGIN.size)
+    bound = np.log1p(judging.DEFAULT_MARGIN.size)
     ruled_out, seeds = 0, 0
     for problem in dict.fromkeys(defaults["problem"]):
         for method in experiment.ABLATION_METHODS:
@@ -680,7 +680,7 @@ def _ablation_bullet(table):
     return (f"* **The hyperparameter fitting (§8).** With scikit-learn's defaults, {moved['better']} of {len(change)} "
             f"(function, method) cells have a lower final regret than with the spec's settings (the interval of the "
             f"ratio of means below 1) and {moved['worse']} a higher one; the interval lies within a factor "
-            f"{1 + stats.DEFAULT_MARGIN.size:g} either way, ruling out a change of that size, in {ruled_out} of "
+            f"{1 + judging.DEFAULT_MARGIN.size:g} either way, ruling out a change of that size, in {ruled_out} of "
             f"{len(change)} (at {seeds} seeds), so in the other {len(change) - ruled_out} an effect of the fitting that "
             f"large cannot be ruled out. EGP-TS (A) against the single-kernel GP-TS: "
             f"better in "

@@ -13,7 +13,7 @@ Margins (declared 2026-11-25, before re-judging): the no-harm claim on regret
 ("does not greatly impact regret", §4) takes the constant of Thm. 4.1, whose
 bound loses a factor C, run at C = 1.1 (:data:`THEOREM_MARGIN`); every other
 comparison takes the project default, the same factor 1.1
-(:data:`common.stats.DEFAULT_MARGIN`), "comparable ... regret" to GP-UCB and
+(:data:`judging.DEFAULT_MARGIN`), "comparable ... regret" to GP-UCB and
 BBKB (App. B.2) too since 2026-11-28 (:data:`COMPARABLE_MARGIN`: the theorem
 does not cover other algorithms; it cited Thm. 4.1 before, at the same size). "Roughly as well as a
 tuned epsilon-greedy" is judged as equivalence (the interval within the margin
@@ -42,7 +42,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from common import claims, confirmatory, paths, provenance, stats
+from common import claims, confirmatory, judging, paths, provenance, stats
 from common.claims import ClaimSpec, Evidence, Ran
 from common.experiments import mini_gp_opt as experiment
 from common.gp import GaussianProcess
@@ -106,12 +106,12 @@ def comparisons_measure(block, column, pairs_of, claim):
 
     ``pairs_of(params)`` gives (problem, ours, other) triples; each is a cell
     judged by its effect against the spec's margin (``claim``: "better", "no
-    worse" or "equivalent", :func:`common.stats.judge_cell`); the score is the
+    worse" or "equivalent", :func:`judging.judge_cell`); the score is the
     share of cells supported.
     """
     def measure(table, params, limits):
         values = final_values(table, block, column)
-        cells = [stats.cell(f"{problem}: {ours} vs {other}",
+        cells = [judging.cell(f"{problem}: {ours} vs {other}",
                             _paired(_by_seed(values, problem, ours), _by_seed(values, problem, other)),
                             claim, limits["margin"])
                  for problem, ours, other in pairs_of(params)]
@@ -120,7 +120,7 @@ def comparisons_measure(block, column, pairs_of, claim):
         means = values.groupby(["problem", "method"])["value"].mean()
         ours = {f"{problem} {name}": means.get((problem, name)) for problem, *names in pairs_of(params)
                 for name in names if (problem, name) in means}
-        return Evidence.of_tally(stats.tally(cells), "; ".join(map(str, cells)), ours=ours)
+        return Evidence.of_tally(judging.tally(cells), "; ".join(map(str, cells)), ours=ours)
     measure.block, measure.pairs_of = block, pairs_of  # the runs a claim is judged on (claim_runs)
     return measure
 
@@ -145,9 +145,9 @@ def few_of_the_arms(name):
         if unique.empty:
             return Evidence(None, f"no {name} runs in the nas block")
         yardstick = FEW_UNIQUE_SHARE * n_arms(params)
-        found = stats.cell(f"{experiment.NAS_PROBLEM}: {name}'s q_T vs {FEW_UNIQUE_SHARE:g} |A| = {yardstick:g}",
+        found = judging.cell(f"{experiment.NAS_PROBLEM}: {name}'s q_T vs {FEW_UNIQUE_SHARE:g} |A| = {yardstick:g}",
                            _paired(unique, pd.Series(yardstick, index=unique.index)), "better", limits["margin"])
-        return Evidence.of_tally(stats.tally([found]), str(found),
+        return Evidence.of_tally(judging.tally([found]), str(found),
                                  ours={f"{name} mean q_T": float(unique.mean()), "yardstick": yardstick})
     measure.block = "nas"  # the runs a claim is judged on (claim_runs)
     measure.pairs_of = lambda params: [(experiment.NAS_PROBLEM, name)]
@@ -331,12 +331,12 @@ def switch_count_bound(table, params, limits):
 
 #: The margin of the no-harm claims on regret: Thm. 4.1 bounds MINI-META's regret by the base algorithm's times a
 #: constant C, which the paper runs at C = 1.1 (App. B.1, Table 1), "does not greatly impact regret" (§4).
-THEOREM_MARGIN = stats.Margin("ratio", 0.10, "Thm. 4.1: regret within a factor C, run at C = 1.1 (App. B.1); "
+THEOREM_MARGIN = judging.Margin("ratio", 0.10, "Thm. 4.1: regret within a factor C, run at C = 1.1 (App. B.1); "
                                             "'does not greatly impact regret' (§4)")
 #: "Comparable" to GP-UCB and BBKB (App. B.2): Thm. 4.1's C bounds MINI-GP-Opt's regret against its own
 #: switching-every-step variant, not against other algorithms, so the project default applies (re-read on
 #: 2026-11-28, issue 40; the same factor 1.1 as before, so no verdict moves).
-COMPARABLE_MARGIN = stats.Margin("ratio", 0.10, "project default: a factor 1.1 (the paper gives no size for "
+COMPARABLE_MARGIN = judging.Margin("ratio", 0.10, "project default: a factor 1.1 (the paper gives no size for "
                                                 "'comparable'; Thm. 4.1's C covers a MINI variant against its own "
                                                 "acquisition switching at every step, GP-UCB for MINI-GP-UCB, but "
                                                 "not BBKB nor GP-UCB for MINI-GP-EI)")
@@ -355,7 +355,7 @@ def claim_specs():
                 f"final normalized R_T/T on the NAS substitute, {variant} against BBKB",
                 "1 if no worse (the interval of the ratio of mean R_T/T below the margin), else 0",
                 comparisons_measure("nas", "normalized_regret", lambda params, v=variant: [(nas, v, "BBKB")],
-                                    "no worse"), min_scale="paper", block="nas", margin=stats.DEFAULT_MARGIN),
+                                    "no worse"), min_scale="paper", block="nas", margin=judging.DEFAULT_MARGIN),
             ClaimSpec(
                 f"nas-regret-vs-egreedy-{variant}", "Fig. (a)",
                 "[Both MINI-variants are] better than a tuned epsilon greedy", "§5",
@@ -364,14 +364,14 @@ def claim_specs():
                 "are not tuned (fixed bandwidth and C)",
                 "1 if better (the interval of the ratio of mean R_T/T below 1), else 0",
                 comparisons_measure("nas", "normalized_regret", lambda params, v=variant: [(nas, v, "epsilon-greedy")],
-                                    "better"), min_scale="paper", block="nas", margin=stats.DEFAULT_MARGIN),
+                                    "better"), min_scale="paper", block="nas", margin=judging.DEFAULT_MARGIN),
             ClaimSpec(
                 f"nas-unique-{variant}", "Fig. (b)",
                 "MINI-GP-UCB and MINI-GP-EI still select an even smaller number of unique candidates [than BBKB]",
                 "§5", f"unique candidates q_T on the NAS substitute, {variant} against BBKB",
                 "1 if fewer (the interval of the ratio of mean q_T below 1), else 0",
                 comparisons_measure("nas", "unique", lambda params, v=variant: [(nas, v, "BBKB")], "better"),
-                min_scale="paper", block="nas", margin=stats.DEFAULT_MARGIN),
+                min_scale="paper", block="nas", margin=judging.DEFAULT_MARGIN),
             ClaimSpec(
                 f"nas-faster-{variant}", "Fig. (c)",
                 "both MINI-GP-UCB and MINI-GP-EI are faster than BBKB, terminating earlier", "§5",
@@ -403,7 +403,7 @@ def claim_specs():
             "arms", "§5", "unique candidates q_T of BBKB on the NAS substitute against the spec's yardstick for "
             f"few, written before any run (§7.1 F2: q_T < {FEW_UNIQUE_SHARE:g} |A|)",
             "1 if fewer (the interval of mean q_T over the yardstick below 1), else 0",
-            few_of_the_arms("BBKB"), reproduced_at=1.0, min_scale="paper", block="nas", margin=stats.DEFAULT_MARGIN,
+            few_of_the_arms("BBKB"), reproduced_at=1.0, min_scale="paper", block="nas", margin=judging.DEFAULT_MARGIN,
             changed_after_results=claims.ThresholdChange(
                 {"partly_at": 0.5}, "2026-11-26",
                 "the paper's sentence says how many unique arms BBKB selects, not that it selects fewer than other "
@@ -457,7 +457,7 @@ def claim_specs():
             comparisons_measure("bbob", "normalized_regret", lambda params: [
                 ("Rosenbrock f104", name, "epsilon-greedy") for name in params["bbob_methods"] if name in GP_METHODS],
                 "equivalent"), reproduced_at=1.0, partly_at=0.5, min_scale="paper", block="bbob",
-            margin=stats.DEFAULT_MARGIN),
+            margin=judging.DEFAULT_MARGIN),
         ClaimSpec(
             "eq4-unique-posterior", "Eq. 4, App. A.1",
             "the posterior on the unique candidates, with counts, equals the GP posterior on all evaluations",
@@ -742,7 +742,7 @@ def _ablation_effect(finals, ablated, baseline, method_name, problem):
     if found is None:
         return "no paired seeds"
     _, low, high = stats.advantage_interval(found)
-    margin = stats.DEFAULT_MARGIN.advantage
+    margin = judging.DEFAULT_MARGIN.advantage
     if low > margin or high < -margin:
         reading = "beyond a factor 1.1"
     elif -margin <= low and high <= margin:
@@ -777,7 +777,7 @@ def _bbob_bullets(table, params, verdicts):
         found = {f"{problem} vs {other}": c for problem in problems for other in others
                  if (c := _paired(_by_seed(regret, problem, name), _by_seed(regret, problem, other))) is not None}
         worse = [f"{label} {c.effect}" for label, c in found.items()
-                 if stats.judge_cell(c, "no worse", COMPARABLE_MARGIN).judgement != "supported"]
+                 if judging.judge_cell(c, "no worse", COMPARABLE_MARGIN).judgement != "supported"]
         rows = timing_record(params["T"])
         ratios = [_median_seconds(rows, problem, name).median() / _median_seconds(rows, problem, other).median()
                   for problem in problems for other in ("GP-UCB", "BBKB")

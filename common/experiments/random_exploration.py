@@ -61,7 +61,7 @@ adds the fresh-seed runs of the committed confirmatory plan
 import numpy as np
 import pandas as pd
 
-from common import claims, confirmatory, stats
+from common import claims, confirmatory, judging, stats
 from common.bo import RandomSearch, initial_design, run_bo
 from common.gp import GaussianProcess
 from common.methods.random_exploration import (
@@ -630,7 +630,7 @@ def closed_loop_table(table, early_fits=CLOSED_LOOP_EARLY_FITS, small=1.0):
         level = uniform.loc[uniform["problem"] == problem, "regret"].median()
         fits = closed[(closed["problem"] == problem) & (closed["method"] == method)
                       & closed["iteration"].between(1, early_fits)].drop_duplicates(["run_key", "iteration"])
-        within = stats.judge_cell(comparison, "equivalent", stats.DEFAULT_MARGIN)
+        within = judging.judge_cell(comparison, "equivalent", judging.DEFAULT_MARGIN)
         rows.append({"function": problem, "method": method, "seeds": len(seeds), "n": n,
                      "ours": main[seeds].mean(), "scikit-learn's": other[seeds].mean(),
                      "ratio": str(comparison.effect),
@@ -638,7 +638,7 @@ def closed_loop_table(table, early_fits=CLOSED_LOOP_EARLY_FITS, small=1.0):
                      "outcome": stats.interval_side(comparison) or "undecided",
                      "within 1.1x": {"supported": "yes", "contradicted": "no"}.get(within.judgement, "undecided"),
                      "seeds to decide": ("" if within.seeds_to_decide is None
-                                         else stats.format_seeds(within.seeds_to_decide)),
+                                         else judging.format_seeds(within.seeds_to_decide)),
                      "at random search's level (ours)": f"{int((main[seeds] >= level).sum())} of {len(seeds)}",
                      "at random search's level (scikit-learn's)": f"{int((other[seeds] >= level).sum())} of "
                                                                   f"{len(seeds)}",

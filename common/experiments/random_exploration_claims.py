@@ -44,7 +44,7 @@ claims on the fresh seeds alone.
 import numpy as np
 import pandas as pd
 
-from common import claims, confirmatory, paths, stats
+from common import claims, confirmatory, judging, paths, stats
 from common.claims import ClaimSpec, Evidence, Ran
 from common.experiments import random_exploration as experiment
 from common.store import final_rows
@@ -56,7 +56,7 @@ BASE_OF = {"GP-UCB+": "GP-UCB", "EXPLOIT+": "EXPLOIT"}
 NO_HARM_PARTLY_AT = 0.75
 #: "drastically smaller" (§4.1): the paper gives it no size, so the project default (issue 40, item 7: before,
 #: a bare 5 % below EXPLORE's mean from the reproduction spec, §7.1 item 6, with a p-value; same verdict).
-DRASTIC_MARGIN = stats.Margin("ratio", stats.DEFAULT_MARGIN.size,
+DRASTIC_MARGIN = judging.Margin("ratio", judging.DEFAULT_MARGIN.size,
                               "project default: a factor 1.1 (the paper gives no size for 'drastically', §4.1)")
 # Table 3 agreement: our mean within this many of the paper's standard errors (SD / sqrt(30)).
 TABLE3_STANDARD_ERRORS = 2.0
@@ -133,13 +133,13 @@ def _details(comparisons):
 def _evidence(comparisons, claim, margin, paper_effects=None, **fields):
     """Evidence from a dict of cells judged as ``claim`` ("better" or "no worse") against ``margin``
     (:meth:`common.claims.Evidence.of_tally`), or None if no cell ran; ``paper_effects`` gives a "better" cell the
-    paper's own effect by label (:func:`common.stats.judge_cell`)."""
+    paper's own effect by label (:func:`judging.judge_cell`)."""
     if not any(comparisons.values()):
         return None
     paper_effects = paper_effects or {}
-    cells = [stats.cell(label, found, claim, margin, paper_effects.get(label))
+    cells = [judging.cell(label, found, claim, margin, paper_effects.get(label))
              for label, found in comparisons.items()]
-    return Evidence.of_tally(stats.tally(cells), "; ".join(map(str, cells)), **fields)
+    return Evidence.of_tally(judging.tally(cells), "; ".join(map(str, cells)), **fields)
 
 
 # --------------------------------------------------------------------------- measures
@@ -177,7 +177,7 @@ def new_method_versus_baselines(values_of, problems_of, higher_is_better, claim,
 
 def paper_effects(numbers, table_name, method, others, problems, higher_is_better):
     """The paper's own effect of ``method`` against each of ``others`` per problem, from its table's means, on the
-    ratio scale's advantage (:func:`common.stats.paper_advantage`), by cell label; a cell the table does not hold
+    ratio scale's advantage (:func:`judging.paper_advantage`), by cell label; a cell the table does not hold
     is left out."""
     found = {}
     for problem in problems:
@@ -187,7 +187,7 @@ def paper_effects(numbers, table_name, method, others, problems, higher_is_bette
                 theirs = claims.paper_number(numbers, table_name, problem=problem, method=other).value
             except KeyError:
                 continue
-            effect = stats.paper_advantage(ours, theirs, "ratio", higher_is_better)
+            effect = judging.paper_advantage(ours, theirs, "ratio", higher_is_better)
             if effect is not None:
                 found[f"{problem} {method} vs {other}"] = effect
     return found
@@ -345,7 +345,7 @@ def exploit_plus_largest(table, params, limits):
                    for other in experiment.METHODS if other != "EXPLOIT+"}
     means = values.groupby("method")["value"].mean()
     largest = means.idxmax() == "EXPLOIT+"
-    cells = [stats.cell(label, found, "no worse", limits["margin"]) for label, found in comparisons.items()]
+    cells = [judging.cell(label, found, "no worse", limits["margin"]) for label, found in comparisons.items()]
     judgements = [c.judgement.judgement for c in cells if c.judgement is not None]
 
     def score_of(unbeaten):
@@ -389,7 +389,7 @@ def claim_specs(numbers):
             "GP-UCB (SUP) against EXPLOIT (should be smaller) and EXPLORE (should be larger), 4 cells",
             "share of the 4 cells supported in the stated direction (the interval of the ratio of means beyond 1)",
             fill_distance_between, reproduced_at=1.0, partly_at=0.5, min_scale="paper", block="fill",
-            margin=stats.DEFAULT_MARGIN),
+            margin=judging.DEFAULT_MARGIN),
         ClaimSpec(
             "fill-uniform", "Fig. 1",
             "UNIFORM yields a drastically smaller fill-distance even when compared with EXPLORE", "§4.1",
@@ -412,7 +412,7 @@ def claim_specs(numbers):
             new_method_versus_baselines(benchmark_values, benchmark_problems, False, "better", method=method,
                                         paper_table="table1"),
             reproduced_at=share, partly_at=claims.partly_threshold(12), min_scale="paper", block="benchmark",
-            margin=stats.DEFAULT_MARGIN))
+            margin=judging.DEFAULT_MARGIN))
     for method in NEW_METHODS:
         share = paper_share(numbers, "table4", method, functions)
         specs.append(ClaimSpec(
@@ -431,7 +431,7 @@ def claim_specs(numbers):
             "final simple regret of GP-UCB+ with beta^1/2 = 2 (TWO) against beta^1/2 = max_X_D |f| (SUP), per function",
             "share of the 3 functions where TWO is better (the interval of the ratio below 1); 'tends to': most functions",
             beta_comparison("GP-UCB+", "two_better"), reproduced_at=2 / 3, min_scale="paper", block="beta",
-            margin=stats.DEFAULT_MARGIN),
+            margin=judging.DEFAULT_MARGIN),
         ClaimSpec(
             "beta-ucb", "Fig. 5",
             "In all three benchmark functions, GP-UCB exhibits sensitivity to the choice of parameter beta_t",
@@ -449,7 +449,7 @@ def claim_specs(numbers):
             new_method_versus_baselines(benchmark_values, benchmark_problems, False, "no worse",
                                         method="EXPLOIT+", others=("GP-UCB", "GP-UCB+")),
             reproduced_at=1.0, partly_at=NO_HARM_PARTLY_AT, min_scale="paper", block="benchmark",
-            margin=stats.DEFAULT_MARGIN),
+            margin=judging.DEFAULT_MARGIN),
     ]
     random_forest_claims = (
         ("rf-cumulative", "Table 2, Fig. 3", "both GP-UCB+ and EXPLOIT+ algorithms led to smaller cumulative test "
@@ -467,7 +467,7 @@ def claim_specs(numbers):
                 new_method_versus_baselines(values_of, lambda params: ["RF_diabetes"], False, "better",
                                             method=method),
                 reproduced_at=1.0, partly_at=claims.partly_threshold(4), min_scale="paper", block="random_forest",
-                margin=stats.DEFAULT_MARGIN, not_comparable=RANDOM_FOREST_ORDERINGS))
+                margin=judging.DEFAULT_MARGIN, not_comparable=RANDOM_FOREST_ORDERINGS))
     specs += [
         ClaimSpec(
             "rf-values", "Table 2", "Cumulative test error averaged over 20 experiments (Table 2's values)",
@@ -481,14 +481,14 @@ def claim_specs(numbers):
             "PI (8 cells)",
             "share of cells where the new method is no worse (the interval of the ratio of means within the margin)",
             _both_new_methods(sprinkler_values), reproduced_at=1.0, partly_at=NO_HARM_PARTLY_AT,
-            min_scale="paper", block="sprinkler", margin=stats.DEFAULT_MARGIN),
+            min_scale="paper", block="sprinkler", margin=judging.DEFAULT_MARGIN),
         ClaimSpec(
             "sprinkler-exploit-plus-largest", "Table 3",
             "EXPLOIT+ attains on average the largest maximum value", "§5.3",
             "mean maximum attained value after 100 evaluations, and EXPLOIT+ against each other method seed by seed",
             "1 if EXPLOIT+ has the largest mean and is no worse than any method within the margin, 0.5 if only the latter",
             exploit_plus_largest, reproduced_at=1.0, partly_at=0.5, min_scale="paper", block="sprinkler",
-            margin=stats.DEFAULT_MARGIN),
+            margin=judging.DEFAULT_MARGIN),
         ClaimSpec(
             "sprinkler-values", "Table 3", "Table 3's mean maximum attained values", "Table 3",
             "mean maximum attained value per method against the paper's mean",
@@ -744,7 +744,7 @@ def _sprinkler_bullet(table, verdicts):
     problems = sorted(set(values["problem"]))
     against = {f"{method} vs {label}": found for method in NEW_METHODS
                for label, found in _versus(values, method, problems, BASELINES, True).items()}
-    not_worse = sum(stats.judge_cell(found, "no worse", stats.DEFAULT_MARGIN).judgement == "supported"
+    not_worse = sum(judging.judge_cell(found, "no worse", judging.DEFAULT_MARGIN).judgement == "supported"
                     for found in against.values())
     means = values.groupby("method")["value"].mean()
     numbers = claims.load_paper_numbers(experiment.PAPER)

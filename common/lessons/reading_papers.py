@@ -4,7 +4,7 @@ The lesson takes the five papers of the companion one idea at a time, each in on
 code (no second implementation), then asks the arena which idea helps where. Three parts:
 
 * **From a sentence to a testable claim**: a paper's sentence becomes a :class:`common.claims.ClaimSpec` with a
-  quantity, a test and a margin, and each cell is judged by :func:`common.stats.judge_cell` on a paired comparison
+  quantity, a test and a margin, and each cell is judged by :func:`judging.judge_cell` on a paired comparison
   over seeds (:func:`common.stats.paired_comparison`). :func:`synthetic_regrets` makes two methods' final regrets on
   ten seeds, :func:`with_failed_seed` lets one run fail, and :func:`draw_comparisons` shows what that does to the
   ratio of means, its interval and the median seed.
@@ -34,7 +34,7 @@ import warnings
 
 import numpy as np
 
-from common import plotting, stats
+from common import judging, plotting, stats
 from common.bo import run_bo
 from common.gp import GaussianProcess
 from common.kernels import AdditiveKernel, Matern, SquaredExponential
@@ -108,9 +108,9 @@ def compare(a, b):
     return stats.paired_comparison(a, b, higher_is_better=False, scale="ratio")
 
 
-def judge(comparison, claim=SYNTHETIC_CLAIM, margin=stats.DEFAULT_MARGIN):
-    """The cell's judgement of ``claim`` (A against B) by :func:`common.stats.judge_cell`."""
-    return stats.judge_cell(comparison, claim, margin)
+def judge(comparison, claim=SYNTHETIC_CLAIM, margin=judging.DEFAULT_MARGIN):
+    """The cell's judgement of ``claim`` (A against B) by :func:`judging.judge_cell`."""
+    return judging.judge_cell(comparison, claim, margin)
 
 
 def comparison_summary(a, b):
@@ -133,7 +133,7 @@ def draw_comparisons(cases, fig):
         Panel title -> ``(a, b)``, the two methods' final regrets by seed.
     """
     axes = np.atleast_1d(fig.subplots(1, len(cases), sharex=True, sharey=True))
-    margin = 1 + stats.DEFAULT_MARGIN.size
+    margin = 1 + judging.DEFAULT_MARGIN.size
     for ax, (title, (a, b)) in zip(axes, cases.items()):
         comparison = compare(a, b)
         judged = judge(comparison)

@@ -13,7 +13,7 @@ experiment from what ships with the pinned wheels (reproduction spec
   (Lienhart's stump-based gentle-AdaBoost detector: 22 stages, 2135 stumps,
   20x20 window, no tilted features), parsed with :mod:`xml.etree`
   (:func:`load_cascade`). OpenCV itself is needed only for the file and for
-  the cross-check :func:`opencv_cascade_results`.
+  the cross-check :func:`common.problems.opencv_reference.opencv_cascade_results`.
 * **Images** (:func:`build_dataset`, N = 1000, seed :data:`DATASET_SEED`):
   200 faces = the 100 faces of ``skimage.data.lfw_subset()`` and their
   horizontal mirrors; 800 non-faces = the 100 non-faces of ``lfw_subset`` and
@@ -34,7 +34,7 @@ experiment from what ships with the pinned wheels (reproduction spec
   from ``[0, 1]^22``, so the OpenCV default is the centre of the unit cube.
 
 Choices made in reading OpenCV's evaluator (``cascadedetect.cpp``/``.hpp``,
-4.x), all mirrored here and in :func:`opencv_stage_thresholds`:
+4.x), all mirrored here and in :func:`common.problems.opencv_reference.opencv_stage_thresholds`:
 
 * Pixels are integer grey levels 0..255 (``detectMultiScale`` requires uint8);
   sums use int64 integral images, exact as OpenCV's int32 ones.
@@ -115,10 +115,7 @@ __all__ = [
     "variance_norm_factors",
     "feature_values",
     "stage_sums",
-    "opencv_stage_thresholds",
     "cascade_accepts",
-    "write_cascade_with_thresholds",
-    "opencv_cascade_results",
     "maximum_accuracy",
     "FaceCascadeAccuracy",
 ]
@@ -130,7 +127,6 @@ CROPS_PER_IMAGE = 100
 CROP_SIZE = 25
 WINDOW_SIZE = 20
 # OpenCV lowers every stage threshold by this (float) amount when it reads a cascade (Data::read).
-OPENCV_STAGE_THRESHOLD_EPS = 1e-5
 # HaarEvaluator::setWindow rejects a window unless area / nf < 0.1, i.e. unless the
 # population standard deviation of its normalisation rectangle exceeds 10 grey levels.
 _MIN_AREA_OVER_NF = 0.1
@@ -482,24 +478,6 @@ def stage_sums(images, cascade):
     return np.stack([np.cumsum(leaves[:, a:b], axis=1)[:, -1] for a, b in zip(starts, ends)], axis=1)
 
 
-def opencv_stage_thresholds(thresholds):
-    """The thresholds OpenCV actually compares with: ``float32(theta) - 1e-5`` in float32.
-
-    ``CascadeClassifierImpl::Data::read`` lowers each stage threshold by
-    ``THRESHOLD_EPS = 1e-5`` and a stage fails if its sum is below the result.
-
-    Parameters
-    ----------
-    thresholds : array-like
-
-    Returns
-    -------
-    ndarray of float
-    """
-    lowered = np.asarray(thresholds, dtype=np.float32) - np.float32(OPENCV_STAGE_THRESHOLD_EPS)
-    return lowered.astype(float)
-
-
 def cascade_accepts(sums, thresholds, passes=None):
     """Cascade decisions: a window is accepted iff every stage sum reaches its threshold.
 
@@ -522,80 +500,6 @@ def cascade_accepts(sums, thresholds, passes=None):
     if passes is not None:
         accepted &= np.asarray(passes, dtype=bool)
     return accepted
-
-
-def write_cascade_with_thresholds(stage_thresholds, destination, path=None):
-    """Copy an OpenCV cascade file with its stage thresholds replaced.
-
-    Parameters
-    ----------
-    stage_thresholds : array-like of shape (n_stages,)
-        Written with ``repr`` (round-trip exact); OpenCV reads them as float.
-    destination : str or path-like
-        File to write.
-    path : str, optional
-        Source cascade; default :func:`cascade_path`.
-
-    Returns
-    -------
-    str
-        ``destination``.
-    """
-    tree = ET.parse(cascade_path() if path is None else path)
-    stages = list(tree.getroot().find("cascade").find("stages"))
-    stage_thresholds = np.asarray(stage_thresholds, dtype=float)
-    if stage_thresholds.shape != (len(stages),):
-        raise ValueError(f"stage_thresholds must have shape ({len(stages)},); got {stage_thresholds.shape}")
-    for stage, value in zip(stages, stage_thresholds):
-        stage.find("stageThreshold").text = repr(float(value))
-    tree.write(destination, xml_declaration=True, encoding="utf-8")  # OpenCV needs the declaration
-    return str(destination)
-
-
-def opencv_cascade_results(images, path=None):
-    """Run ``cv2.CascadeClassifier`` on each image as one 20x20 window.
-
-    ``detectMultiScale`` with ``scaleFactor = 1.1`` and ``minSize = maxSize =
-    (20, 20)`` on a 20x20 uint8 image evaluates exactly one window: scale 1 at
-    position (0, 0); the next scale, 22x22, exceeds ``maxSize``.
-    ``minNeighbors = 0`` returns the raw windows without grouping. The
-    ``detectMultiScale3(..., outputRejectLevels=True)`` variant also returns
-    the stage sum (``levelWeights``) of the last stage for each accepted
-    window; in OpenCV 4.14 it reports accepted windows only.
-
-    Parameters
-    ----------
-    images : array-like of shape (n, 20, 20), dtype uint8
-    path : str, optional
-        Cascade file; default :func:`cascade_path`. See
-        :func:`write_cascade_with_thresholds` for other thresholds.
-
-    Returns
-    -------
-    accepted : ndarray of shape (n,), dtype bool
-    last_stage_sum : ndarray of shape (n,)
-        The last stage's sum reported for accepted windows; NaN for rejected ones.
-    """
-    import cv2
-
-    path = cascade_path() if path is None else str(path)
-    classifier = cv2.CascadeClassifier(path)
-    if classifier.empty():
-        raise ValueError(f"OpenCV could not load the cascade {path!r}")
-    images = np.ascontiguousarray(images, dtype=np.uint8)
-    accepted = np.zeros(len(images), dtype=bool)
-    last_stage_sum = np.full(len(images), np.nan)
-    options = dict(scaleFactor=1.1, minNeighbors=0, flags=0, minSize=(20, 20), maxSize=(20, 20))
-    for i, image in enumerate(images):
-        found = classifier.detectMultiScale(image, **options)
-        rects, _, weights = classifier.detectMultiScale3(image, outputRejectLevels=True, **options)
-        if len(found) > 1 or len(rects) != len(found):
-            raise RuntimeError(f"OpenCV returned {len(found)} and {len(rects)} windows on image {i}; "
-                               "expected the same single window or none")
-        accepted[i] = len(found) == 1
-        if accepted[i]:
-            last_stage_sum[i] = float(np.ravel(weights)[0])
-    return accepted, last_stage_sum
 
 
 def maximum_accuracy(sums, labels, passes, threshold_bounds):
