@@ -21,7 +21,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from common import claims, paths, plotting
+from common import claims, paths, plotting, provenance
 
 #: Colour of each cell judgement.
 JUDGEMENT_COLOURS = {"supported": "#1b9e77", "undecided": "#7f7f7f", "contradicted": "#d95f02",
@@ -206,11 +206,11 @@ def deciding_cells(key, verdicts):
         Its verdict table (``figures/<key>/verdicts.csv``).
     """
     folder = paths.figures_dir(key)
-    if not (folder / "effects.csv").exists():
+    if not provenance.looked_for(folder / "effects.csv"):
         return pd.DataFrame()
     cells = pd.read_csv(folder / "effects.csv")
     confirmed = set(verdicts.loc[verdicts["exploratory"] != "", "id"]) if "exploratory" in verdicts else set()
-    if (folder / claims.CONFIRMATORY_EFFECTS).exists():
+    if provenance.looked_for(folder / claims.CONFIRMATORY_EFFECTS):
         fresh = pd.read_csv(folder / claims.CONFIRMATORY_EFFECTS)
         cells = pd.concat([cells[~cells["id"].isin(confirmed)], fresh[fresh["id"].isin(confirmed)]],
                           ignore_index=True)
