@@ -532,7 +532,7 @@ def _environment(variables):
 
 
 def _report_line(report):
-    from common.claims import format_counts
+    from common.verdict_tables import format_counts
 
     status = "ok" if report["error"] is None else "FAILED"
     line = f"{report['key']:<20} {status:<7} {report.get('seconds', 0.0):7.1f} s   {report.get('name', '')}"
@@ -590,8 +590,8 @@ def write_scorecard(registry):
     import pandas as pd
 
     from common import verdict_figures
-    from common.claims import (IDENTITY_VERDICTS, VERDICTS, confirmed_moves, format_counts, markdown_table,
-                               verdict_counts)
+    from common.checks import IDENTITY_VERDICTS, VERDICTS
+    from common.verdict_tables import confirmed_moves, format_counts, markdown_table, verdict_counts
 
     sections, totals, effects_by_paper = [], dict.fromkeys(VERDICTS + IDENTITY_VERDICTS, 0), {}
     verdicts_by_paper = {}
@@ -679,7 +679,7 @@ def p_value_rule_moves(table):
     """``(n, text)``: how many claims of a verdict table were judged by estimation (they have a
     ``verdict_by_p_value``), and how their verdicts moved from the p-value rule's, e.g. "reproduced 6 -> 2;
     inconclusive 0 -> 9; not reproduced 9 -> 4"."""
-    from common.claims import COMPARISON_VERDICTS
+    from common.checks import COMPARISON_VERDICTS
 
     estimated = table[table["verdict_by_p_value"] != ""] if "verdict_by_p_value" in table else table.iloc[:0]
     now = {verdict: int((estimated["verdict"] == verdict).sum()) for verdict in COMPARISON_VERDICTS}
@@ -699,7 +699,8 @@ def readme_counts_table(registry):
     gave them: the README's "verdict counts" block, from each ``figures/<key>/verdicts.csv``."""
     import pandas as pd
 
-    from common.claims import VERDICTS, confirmed_moves, markdown_table, verdict_counts
+    from common.checks import VERDICTS
+    from common.verdict_tables import confirmed_moves, markdown_table, verdict_counts
 
     short = {"partly reproduced": "partly", "not run at this scale": "not run"}
     rows = []
@@ -728,7 +729,7 @@ def grids_table(registry):
     import pandas as pd
 
     from common import run_records, store
-    from common.claims import markdown_table
+    from common.verdict_tables import markdown_table
     from common.notebook import configuration, published_label
     from common.runner import code_version
 
@@ -764,7 +765,7 @@ def stability_table(registry):
     record)."""
     import pandas as pd
 
-    from common.claims import markdown_table
+    from common.verdict_tables import markdown_table
     from common.notebook import published_label
 
     if not STABILITY_RECORD.exists():
@@ -801,7 +802,7 @@ def multiplicity_table(registry):
     all sit on their boundaries gets at least one wrong cell with probability at most 1 - (1 - that)**k."""
     import pandas as pd
 
-    from common.claims import markdown_table
+    from common.verdict_tables import markdown_table
     from common.stats import CONFIDENCE
 
     per_side = (1 - CONFIDENCE) / 2
@@ -835,7 +836,7 @@ def bootstrap_stability_table(registry):
     boundary that differ under 50 more, with whether their reasons flag them (``benchmarks/boundary_cells_seeds.py``'s)."""
     import pandas as pd
 
-    from common.claims import markdown_table
+    from common.verdict_tables import markdown_table
 
     if not BOOTSTRAP_RECORD.exists():
         return "Not measured yet (`python benchmarks/bootstrap_seed_stability.py`)."

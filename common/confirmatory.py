@@ -274,7 +274,7 @@ def beside(verdicts, fresh_verdicts, plan):
         (with its effect, seeds to decide and reason first), and the paper-scale verdict moves to ``exploratory``
         (issue 40: a confirmation on fresh seeds outranks the sample it was planned from). A confirmation not yet
         complete leaves the paper-scale verdict in the headline. ``attrs["confirmatory_effects"]`` holds the fresh
-        seeds' cells of the claims whose headline they decide (:func:`common.claims.save_verdicts` writes them to
+        seeds' cells of the claims whose headline they decide (:func:`common.verdict_tables.save_verdicts` writes them to
         ``figures/<key>/effects_confirmatory.csv``).
     """
     fresh = pd.DataFrame(columns=["id", "verdict"]).set_index("id") if fresh_verdicts is None else \

@@ -34,6 +34,7 @@ import math
 from dataclasses import dataclass, replace
 
 import numpy as np
+import pandas as pd
 
 from common import bootstrap_tail, stats
 from common.stats import (
@@ -533,3 +534,35 @@ def tally(cells):
         return Tally(score=0.0, reachable=0.0, old_score=old, cells=cells)
     return Tally(score=counts["supported"] / comparable,
                  reachable=(comparable - counts["contradicted"]) / comparable, old_score=old, cells=cells)
+
+
+def paired_ablation_table(main, varied, keys, column, *, higher_is_better, label):
+    """An ablation beside the runs it varies, cell by cell, on the seeds both ran.
+
+    ``main`` and ``varied`` hold one row per run (a final value in ``column``, a ``seed`` and the ``keys`` that make
+    a cell). Each row of the result has the cell's keys, its paired seeds, the mean of ``column`` over them in the
+    main runs ("main") and in the varied ones (``label``), the ratio of means (varied over main) with its 95 %
+    interval, W/T/L (wins, ties, losses of the varied runs) and the signed-rank p-value, "better" or "worse"
+    where the interval lies wholly on one side of 1 (else "undecided"), and whether it rules out an effect of the
+    project's margin, a factor 1.1 either way ("yes" when the interval lies inside it, "no" when wholly outside).
+    None when no cell has a seed in both.
+    """
+    rows = []
+    for cell, runs in varied.groupby(list(keys), sort=False):
+        cell = cell if isinstance(cell, tuple) else (cell,)
+        in_cell = np.logical_and.reduce([main[key] == value for key, value in zip(keys, cell)])
+        ours = main[in_cell].set_index("seed")[column]
+        other = runs.set_index("seed")[column]
+        common_seeds = sorted(set(ours.index) & set(other.index))
+        if not common_seeds:
+            continue
+        comparison = stats.paired_comparison(other[common_seeds].to_numpy(), ours[common_seeds].to_numpy(),
+                                             higher_is_better=higher_is_better, scale="ratio")
+        equivalent = judge_cell(comparison, "equivalent", DEFAULT_MARGIN).judgement
+        rows.append({**dict(zip(keys, cell)), "seeds": len(common_seeds),
+                     "main": ours[common_seeds].mean(), label: other[common_seeds].mean(),
+                     "ratio": str(comparison.effect),
+                     "W/T/L": f"{comparison.wins}/{comparison.ties}/{comparison.losses}", "p": comparison.p_value,
+                     "outcome": stats.interval_side(comparison) or "undecided",
+                     "within 1.1x": {"supported": "yes", "contradicted": "no"}.get(equivalent, "undecided")})
+    return pd.DataFrame(rows) if rows else None

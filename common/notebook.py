@@ -319,7 +319,7 @@ def write_notebook_summary(paper_key, params, *, verdicts=None):
     params : dict
         The resolved parameters (with ``"scale"``).
     verdicts : pandas.DataFrame, optional
-        The verdict table (:func:`common.claims.verdict_table`); its verdicts are counted.
+        The verdict table (:func:`common.verdict_tables.verdict_table`); its verdicts are counted.
 
     Returns
     -------

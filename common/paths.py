@@ -127,7 +127,7 @@ def figures_dir(paper_key):
 
 
 def paper_data_path(paper_key):
-    """CSV of the numbers transcribed from the paper (format: see :mod:`common.claims`)."""
+    """CSV of the numbers transcribed from the paper (format: see :mod:`common.paper_data`)."""
     return repo_root() / "data" / "paper" / f"{check_paper_key(paper_key)}.csv"
 
 

@@ -21,7 +21,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from common import claims, paths, plotting, provenance
+from common import paths, plotting, provenance, verdict_tables
 
 #: Colour of each cell judgement.
 JUDGEMENT_COLOURS = {"supported": "#1b9e77", "undecided": "#7f7f7f", "contradicted": "#d95f02",
@@ -41,7 +41,7 @@ def advantage_in_margins(effects, columns=("estimate", "low", "high")):
     Parameters
     ----------
     effects : pandas.DataFrame
-        Rows of ``figures/<key>/effects.csv`` (:data:`common.claims.EFFECT_COLUMNS`).
+        Rows of ``figures/<key>/effects.csv`` (:data:`common.verdict_tables.EFFECT_COLUMNS`).
     columns : tuple of str, default ("estimate", "low", "high")
         The effect's columns: the mean's, or the typical seed's (``("typical", "typical_low", "typical_high")``).
     """
@@ -195,7 +195,7 @@ CELL_SHARES = ("supported", "undecided", "not comparable", "contradicted")
 def deciding_cells(key, verdicts):
     """The cells that decide each claim's headline verdict: ``figures/<key>/effects.csv`` (the paper's seeds), with
     the cells of a claim whose verdict a confirmation decides (``exploratory`` filled) taken from the fresh seeds'
-    ``effects_confirmatory.csv`` (:data:`common.claims.CONFIRMATORY_EFFECTS`) instead; an empty table where the
+    ``effects_confirmatory.csv`` (:data:`common.verdict_tables.CONFIRMATORY_EFFECTS`) instead; an empty table where the
     notebook wrote no cells.
 
     Parameters
@@ -210,8 +210,8 @@ def deciding_cells(key, verdicts):
         return pd.DataFrame()
     cells = pd.read_csv(folder / "effects.csv")
     confirmed = set(verdicts.loc[verdicts["exploratory"] != "", "id"]) if "exploratory" in verdicts else set()
-    if provenance.looked_for(folder / claims.CONFIRMATORY_EFFECTS):
-        fresh = pd.read_csv(folder / claims.CONFIRMATORY_EFFECTS)
+    if provenance.looked_for(folder / verdict_tables.CONFIRMATORY_EFFECTS):
+        fresh = pd.read_csv(folder / verdict_tables.CONFIRMATORY_EFFECTS)
         cells = pd.concat([cells[~cells["id"].isin(confirmed)], fresh[fresh["id"].isin(confirmed)]],
                           ignore_index=True)
     return cells

@@ -32,7 +32,8 @@ import sys  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 
-from common.claims import IDENTITY_VERDICTS, VERDICTS, format_counts  # noqa: E402
+from common.checks import IDENTITY_VERDICTS, VERDICTS  # noqa: E402
+from common.verdict_tables import format_counts  # noqa: E402
 from common.experiments import NOTEBOOKS, load_experiment  # noqa: E402
 
 SITE = Path(__file__).resolve().parent
@@ -51,6 +52,7 @@ DOCS_ORDER = ("judging", "papers", "substitutes", "scales-and-caching", "jupyter
 #: What each kind of module does, as a paper page's banner says it.
 MODULE_ROLES = (("common.experiments.{key}", "experiments: grid, run function, figures"),
                 ("common.experiments.{key}_claims", "claims and their checks"),
+                ("common.experiments.{key}_findings", "what the numbers show"),
                 ("common.methods.{key}", "the paper's method"),
                 ("common.lessons.{topic}", "the lesson's computations and drawings"))
 #: The documentation's page that is also the site's teacher's page (``course.html``), whole.
@@ -195,7 +197,7 @@ def write_code_pages(source_dir):
     index = ["# The code\n",
              "Every module of the shared library `common/`, and `reproduce.py`, as they are in the repository. "
              "A paper's experiments (its grid, run function, figures) are in `common/experiments/<key>.py`, its "
-             "claims in `common/experiments/<key>_claims.py`, its method in `common/methods/<key>.py`. Each figure "
+             "claims in `common/experiments/<key>_claims.py` (what the numbers show: `<key>_findings.py`), its method in `common/methods/<key>.py`. Each figure "
              "of a notebook page links to the functions of the cell that draws it.\n"]
     for package, files in sorted(groups.items(), key=lambda item: (item[0] == "(scripts)", item[0])):
         index.append("## Scripts\n" if package == "(scripts)" else f"## `{package}/`\n")

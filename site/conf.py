@@ -19,7 +19,7 @@ extensions = ["myst_nb", "companion"]
 nb_execution_mode = "off"
 nb_merge_streams = True
 nb_output_stderr = "show"
-# Outputs in text/markdown (the notebooks' tables, claims.show_table) are GitHub-flavoured markdown; myst-nb's
+# Outputs in text/markdown (the notebooks' tables, verdict_tables.show_table) are GitHub-flavoured markdown; myst-nb's
 # default, CommonMark, has no tables and would print their pipes as one paragraph.
 nb_render_markdown_format = "gfm"
 

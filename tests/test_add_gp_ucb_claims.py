@@ -4,6 +4,7 @@ import pandas as pd
 
 from common.experiments import add_gp_ucb as experiment
 from common.experiments import add_gp_ucb_claims as add_claims
+from common.experiments import add_gp_ucb_findings
 
 # The paper scale under the "authors" settings, which have one superseded settings ("earlier"); the history test
 # sets "authors-code", which has two.
@@ -143,7 +144,7 @@ def test_findings_name_the_lowest_mean_and_count_the_cells_against_gp_ucb():
     table = _table({"Add-*": 2, "RAND": 20, "DiRect": 15, "GP-UCB": 10, "Add-1/10": 12, "Add-2/5": 8, "Add-3/4": 6,
                     "Add-5/2": 7})
     params = {**PARAMS, "configurations": ["(10,3,3)"]}
-    text = add_claims.findings(table, params, add_claims.judge(table, params))
+    text = add_gp_ucb_findings.findings(table, params, add_claims.judge(table, params))
     assert "the lowest mean final S_T per configuration.** (10,3,3) Add-* " in text
     assert ("Add-*: better (the effect's 95 % interval beyond no difference) in 1 of 1 cells ((10,3,3) Add-* vs "
             "GP-UCB 0.197x [0.193, 0.202]) and worse in 0") in text
@@ -246,12 +247,12 @@ def test_the_settings_bullet_counts_the_cells_each_settings_ends_lower():
     params = PARAMS   # every configuration, so the block counts as paper scale; the table has (10,3,3) only
     table = _with_earlier({"Add-*": 2, **OTHERS_333}, {**OTHERS_333, "Add-*": 30, "GP-UCB": 20})
     runs, earlier = experiment.split_settings(table, params)
-    text = add_claims.findings(runs, params, add_claims.judge(table, params), all_runs=table)
+    text = add_gp_ucb_findings.findings(runs, params, add_claims.judge(table, params), all_runs=table)
     assert 'Final S_T under "authors" is lower in 2 of 8 (configuration, method) cells' in text
     assert "GP-UCB's mean R_T/T at T = 50, earlier -> authors" in text
     assert "star-best-(10,3,3) not reproduced -> reproduced" in text
     assert 'Judged on the runs under "earlier" instead, 1 of the 23 synthetic claims have another verdict' in text
-    assert "settings against" not in add_claims.findings(runs, params, add_claims.judge(table, params))
+    assert "settings against" not in add_gp_ucb_findings.findings(runs, params, add_claims.judge(table, params))
 
 
 def test_the_dips_sentence_counts_the_cells_that_climb_back_after_an_early_minimum():
@@ -265,6 +266,6 @@ def test_the_dips_sentence_counts_the_cells_that_climb_back_after_an_early_minim
     runs = pd.DataFrame(rows(falling, "GP-UCB", experiment.settings_key("authors"))
                         + rows(dipping, "Add-*", experiment.settings_key("authors")))
     earlier = pd.DataFrame(rows(dipping, "GP-UCB", {}) + rows(dipping, "Add-*", {}))
-    text = add_claims._dips_text(runs, PARAMS, earlier)
+    text = add_gp_ucb_findings._dips_text(runs, PARAMS, earlier)
     assert ('in 2 under "earlier" (2 of them lowest at T = 35' in text
             and 'and 1 under "authors" (1 of them' in text and "of 2 (configuration, BO method)" in text)

@@ -86,8 +86,8 @@ def test_the_paper_grid_runs_every_figure_5_method_ten_times():
 
 
 def test_the_configurations_and_set_up_are_the_papers():
-    from common import claims
-    numbers = claims.load_paper_numbers("add_gp_ucb")
+    from common import paper_data
+    numbers = paper_data.load_paper_numbers("add_gp_ucb")
     shape = numbers[numbers["table"].isin(["fig3", "fig4"])].pivot(index="configuration", columns="parameter",
                                                                     values="value")
     transcribed = {(int(row["D"]), int(row["d'"]), int(row["M'"])) for _, row in shape.iterrows()}

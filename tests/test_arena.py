@@ -72,7 +72,7 @@ def test_the_searched_box_keeps_the_stated_optimum_and_gives_its_centre_no_free_
 def test_the_scorecard_lists_the_arena_after_the_papers_and_apart_from_their_counts(tmp_path, monkeypatch):
     import importlib.util
 
-    from common import claims, judging, paths, stats
+    from common import claims, judging, paths, stats, verdict_tables
 
     monkeypatch.setenv(paths.FIGURES_ROOT_VARIABLE, str(tmp_path / "figures"))
     monkeypatch.setattr(paths, "scorecard_path", lambda: tmp_path / "REPRODUCTION.md")
@@ -83,8 +83,8 @@ def test_the_scorecard_lists_the_arena_after_the_papers_and_apart_from_their_cou
                             lambda table, params, limits: claims.Evidence.of_tally(judging.tally([cell]), "toy",
                                                                                   ours=1.0),
                             margin=judging.DEFAULT_MARGIN)
-    claims.save_verdicts("bo_basics", claims.judge([spec], None, {}), "smoke")   # a claim judged by estimation
-    claims.save_verdicts("arena", claims.verdict_table([claims.claim("H1", "x", "a claim", verdict="not reproduced",
+    verdict_tables.save_verdicts("bo_basics", claims.judge([spec], None, {}), "smoke")   # a claim judged by estimation
+    verdict_tables.save_verdicts("arena", verdict_tables.verdict_table([claims.claim("H1", "x", "a claim", verdict="not reproduced",
                                                                      reason="toy", ours=1.0)]), "smoke")
     spec = importlib.util.spec_from_file_location("reproduce", paths.repo_root() / "reproduce.py")
     reproduce = importlib.util.module_from_spec(spec)

@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from common import claims
+from common import paper_data
 from common.experiments import bo_pp as experiment
 from common.gp import GaussianProcess
 from common.kernels import SquaredExponential
@@ -142,7 +142,7 @@ def _finals(rows):
 def test_direct_budget_table_pairs_each_budget_with_the_main_block_by_seed():
     rows = [("synthetic", "Dropwave", "UCB", 0.0, seed, 500, 1.0 + seed) for seed in range(6)]
     rows += [("direct_ablation", "Dropwave", "UCB", 0.0, seed, 2000, 0.5 + seed) for seed in range(6)]
-    table = experiment.direct_budget_table(_finals(rows), claims.load_paper_numbers("bo_pp"), 500)
+    table = experiment.direct_budget_table(_finals(rows), paper_data.load_paper_numbers("bo_pp"), 500)
     row = table.iloc[0]
     assert (row["S_T at 500·d"], row["S_T at 2000·d"]) == (3.5, 3.0)
     assert row["2000·d vs 500·d W/T/L"] == "6/0/0"  # lower regret at every seed
@@ -196,7 +196,7 @@ def _ablation_finals(ablated_value, seeds):
     (1.0, 6, "cannot rule out"),     # below 10 paired seeds an ablation rules nothing out
 ])
 def test_an_ablation_rules_out_closing_the_gap_only_with_an_interval_and_ten_seeds(ablated_value, seeds, expected):
-    table = experiment.ablation_against_gap(_ablation_finals(ablated_value, seeds), claims.load_paper_numbers("bo_pp"),
+    table = experiment.ablation_against_gap(_ablation_finals(ablated_value, seeds), paper_data.load_paper_numbers("bo_pp"),
                                             500)
     assert table.loc[0, "closes the gap"] == expected
 
@@ -212,7 +212,7 @@ def _table1_finals():
 
 
 def test_table1_rows_follow_the_papers_table_whatever_the_order_of_the_runs():
-    numbers = claims.load_paper_numbers("bo_pp")
+    numbers = paper_data.load_paper_numbers("bo_pp")
     table = experiment.table1(_table1_finals(), numbers)
     paper_rows = numbers[numbers["table"] == "table1"]
     ours = [(experiment.PAPER_PROBLEM.get(problem, problem), method)
@@ -222,7 +222,7 @@ def test_table1_rows_follow_the_papers_table_whatever_the_order_of_the_runs():
 
 
 def test_table1_marks_no_worse_by_the_direction_of_each_block():
-    table = experiment.table1(_table1_finals(), claims.load_paper_numbers("bo_pp")).set_index(["problem", "method"])
+    table = experiment.table1(_table1_finals(), paper_data.load_paper_numbers("bo_pp")).set_index(["problem", "method"])
     # BO-PP is above BO by tau0: worse on a regret, better on a score.
     assert table.loc[("Dropwave", "UCB-PP01"), "no worse than BO"] == "✗"
     assert table.loc[("NN_cancer", "UCB-PP01"), "no worse than BO"] == "✓"
@@ -252,7 +252,7 @@ def _gap_finals(seeds=12):
 
 
 def test_the_shifted_box_is_an_ablation_of_the_gap_on_the_centred_functions_only():
-    gap = experiment.ablation_against_gap(_gap_finals(), claims.load_paper_numbers("bo_pp"), 500)
+    gap = experiment.ablation_against_gap(_gap_finals(), paper_data.load_paper_numbers("bo_pp"), 500)
     shifted = gap[gap["ablation"] == "centre of the box"]
     assert list(shifted["function"]) == ["Dropwave"] and list(shifted["setting"]) == ["shifted box"]
     assert shifted["closes the gap"].item() == "cannot rule out" and shifted["moves as far as the gap"].item() == "yes"
@@ -267,7 +267,7 @@ def test_the_shifted_box_is_an_ablation_of_the_gap_on_the_centred_functions_only
 def test_direct_budget_table_counts_exact_zeros_at_each_budget():
     rows = [("synthetic", "Griewank", "PI", 0.0, seed, 500, 0.0 if seed < 4 else 0.5) for seed in range(6)]
     rows += [("direct_ablation", "Griewank", "PI", 0.0, seed, 10, 1e-13 if seed < 5 else 0.5) for seed in range(6)]
-    table = experiment.direct_budget_table(_finals(rows), claims.load_paper_numbers("bo_pp"), 500)
+    table = experiment.direct_budget_table(_finals(rows), paper_data.load_paper_numbers("bo_pp"), 500)
     assert (table.loc[0, "zeros at 10·d"], table.loc[0, "zeros at 500·d"]) == (5, 4)
     assert list(table.filter(like="zeros at").columns) == ["zeros at 10·d", "zeros at 500·d"]  # budgets increasing
 
@@ -288,7 +288,7 @@ def test_zeros_by_budget_sums_the_centred_functions_per_acquisition():
         for acquisition in ("UCB", "PI"):
             rows += [("synthetic", problem, acquisition, 0.0, seed, 500, 0.0 if seed < 2 else 0.4) for seed in range(5)]
             rows += [("direct_ablation", problem, acquisition, 0.0, seed, 10, 0.0) for seed in range(5)]
-    numbers = claims.load_paper_numbers("bo_pp")
+    numbers = paper_data.load_paper_numbers("bo_pp")
     zeros = experiment.zeros_by_budget(experiment.direct_budget_table(_finals(rows), numbers, 500),
                                        ["Griewank", "Rastrigin"]).set_index("acquisition")
     assert list(zeros.index) == ["UCB", "PI"] and (zeros["runs"] == 10).all()
@@ -302,7 +302,7 @@ def test_the_smallest_budget_reading_names_zeros_the_paper_does_not_print():
     for acquisition in ("UCB", "PI"):
         rows += [("synthetic", "Griewank", acquisition, 0.0, seed, 500, 0.3) for seed in range(5)]
         rows += [("direct_ablation", "Griewank", acquisition, 0.0, seed, 10, 0.0) for seed in range(5)]
-    numbers = claims.load_paper_numbers("bo_pp")
+    numbers = paper_data.load_paper_numbers("bo_pp")
     reading = experiment.smallest_budget_reading(experiment.direct_budget_table(_finals(rows), numbers, 500))
     assert "PI on Griewank (paper 0)" in reading.split("it is not for")[0]   # the paper's zero, matched
     assert "UCB on Griewank (paper 0.2357)" in reading.split("it is not for")[1]   # a zero the paper does not print

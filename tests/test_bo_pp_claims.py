@@ -6,9 +6,9 @@ import pandas as pd
 import pytest
 from scipy import stats as scipy_stats
 
-from common import claims, confirmatory, stats
+from common import checks, claims, confirmatory, paper_data, stats, verdict_tables
 from common.experiments import bo_pp as experiment
-from common.experiments import bo_pp_claims
+from common.experiments import bo_pp_claims, bo_pp_findings
 from common.store import final_rows
 
 SEEDS = 20
@@ -209,7 +209,7 @@ def test_figure_7_leaves_out_the_papers_exception(specs):
 
 @pytest.mark.parametrize("offset, expected", [(0.0, "reproduced"), (10.0, "not reproduced")])
 def test_baselines_close_to_table_1(specs, offset, expected):
-    numbers = claims.load_paper_numbers("bo_pp")
+    numbers = paper_data.load_paper_numbers("bo_pp")
     means = {(problem, method): value for problem, method, value in
              zip(numbers["problem"], numbers["method"], numbers["value"])}
     table = runs("synthetic", final=lambda problem, acquisition, tau0, seed: means[
@@ -255,8 +255,8 @@ def test_judge_below_paper_scale_states_what_ran():
 
 def test_judge_table_counts_the_lemmas_as_identities():
     table = bo_pp_claims.judge(pd.concat([runs("synthetic"), runs("real_world"), runs("isotropic")]), PAPER_PARAMS)
-    counts = claims.verdict_counts(table)
-    assert (counts["verified"], sum(counts[name] for name in claims.VERDICTS)) == (2, len(table) - 2)
+    counts = verdict_tables.verdict_counts(table)
+    assert (counts["verified"], sum(counts[name] for name in checks.VERDICTS)) == (2, len(table) - 2)
 
 
 def test_final_values_take_the_last_evaluation_of_each_run():
@@ -268,7 +268,7 @@ def test_final_values_take_the_last_evaluation_of_each_run():
 def test_findings_count_the_cells_where_bo_pp_is_better():
     table = runs("synthetic", better_where(lambda problem, acquisition, tau0: problem == "Dropwave"
                                            and acquisition == "PI"))
-    text = bo_pp_claims.findings(table, PAPER_PARAMS, bo_pp_claims.judge(table, PAPER_PARAMS))
+    text = bo_pp_findings.findings(table, PAPER_PARAMS, bo_pp_claims.judge(table, PAPER_PARAMS))
     assert "than its BO baseline (the effect's 95 % interval beyond no difference) in 3 (Dropwave PI-PP01 (20 wins of 20)," in text
     assert "PI-PP in 3 of 12, EI-PP in 0 of 12" in text and "and worse in 0." in text
 
@@ -276,7 +276,7 @@ def test_findings_count_the_cells_where_bo_pp_is_better():
 def test_findings_leave_out_a_block_below_the_paper_scale():
     params = {**PAPER_PARAMS, "real_world_seeds": 2}
     table = pd.concat([runs("synthetic"), runs("real_world")])
-    text = bo_pp_claims.findings(table, params, bo_pp_claims.judge(table, params))
+    text = bo_pp_findings.findings(table, params, bo_pp_claims.judge(table, params))
     assert "not judged until their paper-scale runs are cached: real-world (2 seeds, T = 100)" in text
     assert "real-world block" not in text and "synthetic block" in text
 
@@ -347,16 +347,16 @@ def _centre_finals(usual_zero_seeds, shifted_zero_seeds, seeds=5):
 
 def test_the_c3_sentence_counts_the_zeros_of_pi_on_each_box():
     verdicts = pd.DataFrame({"id": ["C3"], "verdict": ["not reproduced"]})
-    text = bo_pp_claims._c3_is_the_centre(_centre_finals(4, 1), verdicts)
+    text = bo_pp_findings._c3_is_the_centre(_centre_finals(4, 1), verdicts)
     assert "C3 (not reproduced)" in text and "16 of 20 such runs do on the usual boxes, 4 of 20 on the shifted" in text
-    assert bo_pp_claims._c3_is_the_centre(_centre_finals(4, 1).query("experiment != 'shifted_box'"), verdicts) == ""
+    assert bo_pp_findings._c3_is_the_centre(_centre_finals(4, 1).query("experiment != 'shifted_box'"), verdicts) == ""
 
 
 def test_the_zeros_sentence_sets_the_smallest_budget_beside_ours():
-    numbers = claims.load_paper_numbers("bo_pp")
-    text = bo_pp_claims._zeros_at_the_smallest_budget(_centre_finals(3, 0), numbers, 500)
+    numbers = paper_data.load_paper_numbers("bo_pp")
+    text = bo_pp_findings._zeros_at_the_smallest_budget(_centre_finals(3, 0), numbers, 500)
     assert "of 5 per acquisition at 10·d: PI 5 (at our 500·d: PI 3)" in text and "PI Griewank 0" in text
-    assert bo_pp_claims._zeros_at_the_smallest_budget(_centre_finals(3, 0), numbers, 10) == ""  # ours is the smallest
+    assert bo_pp_findings._zeros_at_the_smallest_budget(_centre_finals(3, 0), numbers, 10) == ""  # ours is the smallest
 
 
 def test_the_cell_claims_give_the_same_verdicts_on_the_runs_last_rows_alone(specs):

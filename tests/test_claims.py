@@ -5,14 +5,14 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from common import claims, judging
+from common import checks, claims, judging, paper_data, verdict_tables
 
 
 @pytest.fixture
 def paper_csv(tmp_path, monkeypatch):
     """Write a paper-numbers CSV and point ``paper_data_path`` at it."""
     path = tmp_path / "toy.csv"
-    monkeypatch.setattr(claims.paths, "paper_data_path", lambda paper_key: path)
+    monkeypatch.setattr(paper_data.paths, "paper_data_path", lambda paper_key: path)
 
     def write(text):
         path.write_text(text)
@@ -51,12 +51,12 @@ def test_unknown_verdict_is_refused_listing_the_allowed_ones():
 @pytest.mark.parametrize("ours, verdict", [(1.05, "reproduced"), (1.15, "partly reproduced"),
                                            (0.7, "not reproduced")])
 def test_check_close_grades_by_tolerance(ours, verdict):
-    assert claims.check_close(ours, 1.0, rel_tol=0.1).verdict == verdict
+    assert checks.check_close(ours, 1.0, rel_tol=0.1).verdict == verdict
 
 
 def test_check_close_needs_exactly_one_tolerance():
     with pytest.raises(ValueError, match="exactly one"):
-        claims.check_close(1.0, 1.0)
+        checks.check_close(1.0, 1.0)
 
 
 @pytest.mark.parametrize("ours, verdict", [
@@ -65,37 +65,37 @@ def test_check_close_needs_exactly_one_tolerance():
     ({"a": 1.0, "b": 2.0, "c": 3.0}, "not reproduced"),
 ])
 def test_check_order_counts_pairwise_orderings(ours, verdict):
-    assert claims.check_order(ours, ["a", "b", "c"]).verdict == verdict
+    assert checks.check_order(ours, ["a", "b", "c"]).verdict == verdict
 
 
 def test_check_order_lower_is_better_reverses_the_order():
-    assert claims.check_order({"a": 1.0, "b": 2.0}, ["a", "b"], higher_is_better=False).verdict == "reproduced"
+    assert checks.check_order({"a": 1.0, "b": 2.0}, ["a", "b"], higher_is_better=False).verdict == "reproduced"
 
 
 def test_check_all_is_partly_reproduced_when_half_hold():
-    check = claims.check_all({"Branin": True, "Hartmann6": False})
+    check = checks.check_all({"Branin": True, "Hartmann6": False})
     assert check.verdict == "partly reproduced" and "Hartmann6" in check.reason
 
 
 def test_check_all_is_not_reproduced_when_one_of_many_holds():
     conditions = {f"cell {i}": i == 0 for i in range(12)}
-    assert claims.check_all(conditions).verdict == "not reproduced"
+    assert checks.check_all(conditions).verdict == "not reproduced"
 
 
 def test_check_all_threshold_counts_conditions():
     conditions = {f"cell {i}": i < 9 for i in range(12)}
-    assert claims.check_all(conditions, reproduced_at=0.75).verdict == "reproduced"
-    assert claims.check_all(conditions).verdict == "partly reproduced"
+    assert checks.check_all(conditions, reproduced_at=0.75).verdict == "reproduced"
+    assert checks.check_all(conditions).verdict == "partly reproduced"
 
 
 def test_claim_below_its_minimum_scale_is_not_run_at_this_scale():
-    made = claims.claim("C1", "Fig. 1", "UCB wins", check=claims.check_close(1.0, 1.0, abs_tol=0.1),
+    made = claims.claim("C1", "Fig. 1", "UCB wins", check=checks.check_close(1.0, 1.0, abs_tol=0.1),
                         ours=1.0, scale="smoke", min_scale="paper")
     assert made.verdict == "not run at this scale" and "reproduced" in made.reason
 
 
 def test_claim_at_its_minimum_scale_keeps_the_check_verdict():
-    made = claims.claim("C1", "Fig. 1", "UCB wins", check=claims.check_close(1.0, 1.0, abs_tol=0.1),
+    made = claims.claim("C1", "Fig. 1", "UCB wins", check=checks.check_close(1.0, 1.0, abs_tol=0.1),
                         ours=1.0, scale="paper", min_scale="quick")
     assert made.verdict == "reproduced"
 
@@ -103,36 +103,36 @@ def test_claim_at_its_minimum_scale_keeps_the_check_verdict():
 def test_verdict_table_refuses_duplicate_ids():
     made = claims.claim("C1", "Fig. 1", "s", verdict="not comparable", reason="r")
     with pytest.raises(ValueError, match="C1"):
-        claims.verdict_table([made, made])
+        verdict_tables.verdict_table([made, made])
 
 
 def test_paper_numbers_are_read_and_looked_up(paper_csv):
     paper_csv(VALID_CSV)
-    number = claims.paper_number(claims.load_paper_numbers("toy"), "Table 1", row="Branin", column="GP-UCB")
+    number = paper_data.paper_number(paper_data.load_paper_numbers("toy"), "Table 1", row="Branin", column="GP-UCB")
     assert (number.value, number.std, str(number)) == (0.12, 0.03, "0.12 ± 0.03")
 
 
 def test_paper_number_without_std_has_nan_std(paper_csv):
     paper_csv(VALID_CSV)
-    assert math.isnan(claims.paper_number(claims.load_paper_numbers("toy"), "Table 1", row="Branin", column="EI").std)
+    assert math.isnan(paper_data.paper_number(paper_data.load_paper_numbers("toy"), "Table 1", row="Branin", column="EI").std)
 
 
 def test_paper_numbers_may_have_any_label_columns_and_no_std(paper_csv):
     paper_csv("table,problem,method,value\ntable1,Dropwave,UCB,0.27\ntable1,Dropwave,EI,0.3\n")
-    number = claims.paper_number(claims.load_paper_numbers("toy"), "table1", problem="Dropwave", method="UCB")
+    number = paper_data.paper_number(paper_data.load_paper_numbers("toy"), "table1", problem="Dropwave", method="UCB")
     assert (number.value, number.labels) == (0.27, {"problem": "Dropwave", "method": "UCB"})
 
 
 def test_ambiguous_paper_number_is_refused(paper_csv):
     paper_csv(VALID_CSV)
     with pytest.raises(KeyError, match="2 numbers"):
-        claims.paper_number(claims.load_paper_numbers("toy"), "Table 1", row="Branin")
+        paper_data.paper_number(paper_data.load_paper_numbers("toy"), "Table 1", row="Branin")
 
 
 def test_missing_paper_number_lists_what_exists(paper_csv):
     paper_csv(VALID_CSV)
     with pytest.raises(KeyError, match="GP-UCB"):
-        claims.paper_number(claims.load_paper_numbers("toy"), "Table 1", row="Branin", column="PI")
+        paper_data.paper_number(paper_data.load_paper_numbers("toy"), "Table 1", row="Branin", column="PI")
 
 
 @pytest.mark.parametrize("text, message", [
@@ -144,36 +144,36 @@ def test_missing_paper_number_lists_what_exists(paper_csv):
 def test_malformed_paper_numbers_are_refused(paper_csv, text, message):
     paper_csv(text)
     with pytest.raises(ValueError, match=message):
-        claims.load_paper_numbers("toy")
+        paper_data.load_paper_numbers("toy")
 
 
 def test_saved_verdicts_carry_the_scale_and_read_back():
-    table = claims.verdict_table([
-        claims.claim("C1", "Table 1", "GP-UCB | EI", check=claims.check_close(0.13, 0.12, abs_tol=0.03),
+    table = verdict_tables.verdict_table([
+        claims.claim("C1", "Table 1", "GP-UCB | EI", check=checks.check_close(0.13, 0.12, abs_tol=0.03),
                      paper=0.12, ours=0.13),
         claims.claim("C2", "Fig. 2", "Robot", verdict="not comparable", reason="simulator substituted"),
     ])
-    csv_path, markdown_path, _ = claims.save_verdicts("toy", table, "quick")
+    csv_path, markdown_path, _ = verdict_tables.save_verdicts("toy", table, "quick")
     read = pd.read_csv(csv_path, dtype=str, keep_default_na=False)
     assert list(read["scale"]) == ["quick", "quick"] and list(read["verdict"]) == list(table["verdict"])
     assert "1 reproduced, 1 not comparable" in markdown_path.read_text()
 
 
 def test_save_verdicts_refuses_an_unknown_scale():
-    table = claims.verdict_table([claims.claim("C1", "Fig. 1", "s", verdict="not comparable", reason="r")])
+    table = verdict_tables.verdict_table([claims.claim("C1", "Fig. 1", "s", verdict="not comparable", reason="r")])
     with pytest.raises(ValueError, match="scale"):
-        claims.save_verdicts("toy", table, "huge")
+        verdict_tables.save_verdicts("toy", table, "huge")
 
 
 def test_identity_claim_takes_identity_verdicts():
-    made = claims.claim("L2", "Lemma 2", "Variance drops", check=claims.check_identity({"eq. 8": 1e-14},
+    made = claims.claim("L2", "Lemma 2", "Variance drops", check=checks.check_identity({"eq. 8": 1e-14},
                                                                                         tolerance=1e-8),
                         kind="identity")
     assert (made.kind, made.verdict) == ("identity", "verified")
 
 
 def test_identity_above_tolerance_is_not_verified():
-    assert claims.check_identity({"eq. 8": 1e-3}, tolerance=1e-8).verdict == "not verified"
+    assert checks.check_identity({"eq. 8": 1e-3}, tolerance=1e-8).verdict == "not verified"
 
 
 def test_empirical_claim_refuses_an_identity_verdict():
@@ -197,52 +197,52 @@ def test_unknown_kind_is_refused_listing_the_kinds():
 
 
 def test_reason_below_minimum_scale_states_what_ran():
-    made = claims.claim("C1", "Fig. 1", "s", check=claims.check_close(1.0, 1.0, abs_tol=0.1), ours=1.0,
+    made = claims.claim("C1", "Fig. 1", "s", check=checks.check_close(1.0, 1.0, abs_tol=0.1), ours=1.0,
                         scale="quick", min_scale="paper", ran="2 seeds, T = 20")
     assert "ran 2 seeds, T = 20" in made.reason and "'quick'" not in made.reason
 
 
 def test_claim_takes_our_number_from_the_check():
-    made = claims.claim("C1", "Fig. 1", "s", check=claims.Check("reproduced", "r", "m", ours=0.5, paper=0.4))
+    made = claims.claim("C1", "Fig. 1", "s", check=checks.Check("reproduced", "r", "m", ours=0.5, paper=0.4))
     assert (made.ours, made.paper) == (0.5, 0.4)
 
 
 def test_verdict_table_has_kind_and_disclosure_columns():
-    table = claims.verdict_table([claims.claim("C1", "Fig. 1", "s", verdict="not comparable", reason="r")])
-    assert list(table.columns) == list(claims.TABLE_COLUMNS) and table.loc[0, "kind"] == "empirical"
+    table = verdict_tables.verdict_table([claims.claim("C1", "Fig. 1", "s", verdict="not comparable", reason="r")])
+    assert list(table.columns) == list(verdict_tables.TABLE_COLUMNS) and table.loc[0, "kind"] == "empirical"
 
 
 def _mixed_table():
-    identity = claims.check_identity({"eq. 8": 0.0}, tolerance=1e-8)
-    return claims.verdict_table([
-        claims.claim("C1", "Fig. 1", "s", check=claims.check_close(1.0, 1.0, abs_tol=0.1), ours=1.0),
+    identity = checks.check_identity({"eq. 8": 0.0}, tolerance=1e-8)
+    return verdict_tables.verdict_table([
+        claims.claim("C1", "Fig. 1", "s", check=checks.check_close(1.0, 1.0, abs_tol=0.1), ours=1.0),
         claims.claim("C2", "Fig. 2", "s", verdict="not comparable", reason="r"),
         claims.claim("L2", "Lemma 2", "s", check=identity, kind="identity"),
     ])
 
 
 def test_verdict_counts_cover_both_kinds():
-    counts = claims.verdict_counts(_mixed_table())
-    assert list(counts) == [*claims.VERDICTS, *claims.IDENTITY_VERDICTS] and counts["verified"] == 1
+    counts = verdict_tables.verdict_counts(_mixed_table())
+    assert list(counts) == [*checks.VERDICTS, *checks.IDENTITY_VERDICTS] and counts["verified"] == 1
 
 
 def test_format_counts_keeps_the_kinds_apart():
-    assert claims.format_counts(claims.verdict_counts(_mixed_table())) == (
+    assert verdict_tables.format_counts(verdict_tables.verdict_counts(_mixed_table())) == (
         "2 empirical claims: 1 reproduced, 1 not comparable; 1 identity: 1 verified")
 
 
 def test_format_counts_without_identities_reads_as_before():
-    assert claims.format_counts({"reproduced": 2, "not comparable": 1, "verified": 0}) == (
+    assert verdict_tables.format_counts({"reproduced": 2, "not comparable": 1, "verified": 0}) == (
         "3 claims: 2 reproduced, 1 not comparable")
 
 
 def test_format_counts_refuses_an_unknown_verdict():
     with pytest.raises(ValueError, match="'maybe'"):
-        claims.format_counts({"maybe": 1})
+        verdict_tables.format_counts({"maybe": 1})
 
 
 def test_saved_verdicts_count_identities_apart():
-    _, markdown_path, _ = claims.save_verdicts("toy", _mixed_table(), "paper")
+    _, markdown_path, _ = verdict_tables.save_verdicts("toy", _mixed_table(), "paper")
     assert "1 identity: 1 verified" in markdown_path.read_text()
 
 
@@ -250,23 +250,23 @@ def test_save_verdicts_refuses_a_verdict_of_the_other_kind():
     table = _mixed_table()
     table.loc[2, "verdict"] = "reproduced"
     with pytest.raises(ValueError, match="'identity'"):
-        claims.save_verdicts("toy", table, "paper")
+        verdict_tables.save_verdicts("toy", table, "paper")
 
 
 def test_show_table_shows_every_row():
     table = pd.DataFrame({"cell": [f"cell {i}" for i in range(150)], "value": range(150)})
-    shown = claims.show_table(table).data
+    shown = verdict_tables.show_table(table).data
     assert len(shown.splitlines()) == 152 and "| cell 149 | 149 |" in shown
 
 
 def test_show_table_rounds_floats_to_significant_digits():
-    shown = claims.show_table(pd.DataFrame({"x": [3.14159265, 1234567.0, math.nan]}), digits=3).data
+    shown = verdict_tables.show_table(pd.DataFrame({"x": [3.14159265, 1234567.0, math.nan]}), digits=3).data
     assert shown.splitlines()[2:] == ["| 3.14 |", "| 1.23e+06 |", "|  |"]
 
 
 def test_show_table_refuses_zero_digits():
     with pytest.raises(ValueError, match="digits"):
-        claims.show_table(pd.DataFrame({"x": [1.0]}), digits=0)
+        verdict_tables.show_table(pd.DataFrame({"x": [1.0]}), digits=0)
 
 
 @pytest.mark.parametrize("n_cells", [1, 4, 8, 10, 12, 24])
@@ -380,17 +380,17 @@ def test_judge_leaves_the_disclosure_empty_without_a_change():
 def test_judge_counts_identities_apart():
     table = claims.judge([spec(0.8), spec(1.0, id="L2", kind="identity", reproduced_at=1.0, partly_at=None)],
                          None, {})
-    assert claims.format_counts(claims.verdict_counts(table)) == (
+    assert verdict_tables.format_counts(verdict_tables.verdict_counts(table)) == (
         "1 empirical claim: 1 reproduced; 1 identity: 1 verified")
 
 
 def test_verdicts_of_keeps_the_order_asked_and_leaves_out_absent_claims():
     verdicts = pd.DataFrame({"id": ["A", "B"], "verdict": ["reproduced", "not reproduced"]})
-    assert claims.verdicts_of(verdicts, ["B", "missing", "A"]) == "B not reproduced; A reproduced"
+    assert verdict_tables.verdicts_of(verdicts, ["B", "missing", "A"]) == "B not reproduced; A reproduced"
 
 
 def test_findings_markdown_leaves_out_bullets_of_blocks_that_did_not_run():
-    text = claims.findings_markdown("20 seeds", ["* one", None, "* two"])
+    text = verdict_tables.findings_markdown("20 seeds", ["* one", None, "* two"])
     assert text.splitlines() == ["**What the numbers show** (20 seeds):", "", "* one", "* two"]
 
 
@@ -488,9 +488,9 @@ def test_a_measure_that_judges_cells_needs_a_margin():
 
 def test_saved_effects_have_one_row_per_cell(empty_figures):
     table = claims.judge([estimated(_cells((0.5, 2.0)))], None, {})
-    _, _, effects_path = claims.save_verdicts("toy", table, "paper")
+    _, _, effects_path = verdict_tables.save_verdicts("toy", table, "paper")
     saved = pd.read_csv(effects_path)
-    assert list(saved.columns) == list(claims.EFFECT_COLUMNS) and list(saved["judgement"]) == ["supported",
+    assert list(saved.columns) == list(verdict_tables.EFFECT_COLUMNS) and list(saved["judgement"]) == ["supported",
                                                                                                "contradicted"]
 
 
@@ -553,8 +553,8 @@ def test_a_claim_only_the_projects_margin_would_refute_is_inconclusive_and_discl
 def test_the_confirmation_note_counts_the_claims_that_lead_with_fresh_seeds():
     table = pd.DataFrame({"id": ["a", "b", "c"], "verdict": ["not reproduced", "reproduced", "inconclusive"],
                           "exploratory": ["inconclusive", "inconclusive", ""]})
-    note = claims.confirmation_note(table)
+    note = verdict_tables.confirmation_note(table)
     assert note.startswith("2 claims lead with their verdicts on fresh seeds (inconclusive -> not reproduced 1; "
                            "inconclusive -> reproduced 1)")
     assert note.endswith("at the paper's seeds alone: 3 claims: 3 inconclusive")
-    assert claims.confirmation_note(table.assign(exploratory="")).startswith("No claim leads")
+    assert verdict_tables.confirmation_note(table.assign(exploratory="")).startswith("No claim leads")

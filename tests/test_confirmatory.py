@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from common import claims, confirmatory, stats
+from common import claims, confirmatory, stats, verdict_tables
 
 
 def verdicts():
@@ -88,9 +88,9 @@ def test_a_rule_that_moved_the_fresh_verdict_is_disclosed_beside_the_headline():
 def test_counts_show_the_headline_and_the_exploratory_verdicts():
     table = pd.DataFrame({"verdict": ["reproduced", "not reproduced", "reproduced"],
                           "exploratory": ["inconclusive", "inconclusive", ""]})
-    assert claims.verdict_counts(table)["reproduced"] == 2
-    assert claims.verdict_counts(table, "exploratory")["inconclusive"] == 2
-    assert claims.confirmed_moves(table) == (2, "inconclusive -> reproduced 1; inconclusive -> not reproduced 1")
+    assert verdict_tables.verdict_counts(table)["reproduced"] == 2
+    assert verdict_tables.verdict_counts(table, "exploratory")["inconclusive"] == 2
+    assert verdict_tables.confirmed_moves(table) == (2, "inconclusive -> reproduced 1; inconclusive -> not reproduced 1")
 
 
 @pytest.mark.parametrize("paper", ["add_gp_ucb", "bo_pp", "egp_ts", "mini_gp_opt", "random_exploration"])

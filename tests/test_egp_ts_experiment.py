@@ -8,6 +8,7 @@ import pytest
 from common import confirmatory, judging
 from common.experiments import egp_ts as experiment
 from common.experiments import egp_ts_claims as egp_claims
+from common.experiments import egp_ts_findings
 
 PAPER_PARAMS = {**experiment.SCALES["paper"], "scale": "paper"}
 
@@ -182,7 +183,7 @@ def test_runs_much_faster_is_judged_on_the_quiet_record_seed_by_seed(tmp_path, m
 def test_findings_count_the_cells_where_egp_ts_is_better():
     table = _table(FIG1)
     params = {**PAPER_PARAMS, "synthetic_problems": ["Ackley-5d"]}
-    text = egp_claims.findings(table, params, egp_claims.judge(table, params))
+    text = egp_ts_findings.findings(table, params, egp_claims.judge(table, params))
     assert ("EGP-TS (A) against the four single-kernel GP-TS: better (the effect's 95 % interval beyond no "
             "difference) in 4 (GP-TS (RBF) on Ackley-5d ") in text
     assert "against the bandit ensembles: better (the effect's 95 % interval beyond no difference) in 2 (" in text

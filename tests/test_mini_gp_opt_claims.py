@@ -5,7 +5,7 @@ import pytest
 
 from common import confirmatory
 from common.experiments import mini_gp_opt as experiment
-from common.experiments import mini_gp_opt_claims
+from common.experiments import mini_gp_opt_claims, mini_gp_opt_findings
 
 SEEDS = 40
 PAPER_PARAMS = {**experiment.SCALES["paper"], "scale": "paper"}
@@ -181,7 +181,7 @@ def test_comparable_runtime_allows_a_quarter_more_time(specs, tmp_path, monkeypa
 def test_findings_compare_each_mini_variant_with_bbkb_seed_by_seed():
     table = nas_runs(lambda method: 0.3 if method == "MINI-GP-UCB" else 0.5)
     no_verdicts = pd.DataFrame({"id": [], "verdict": []})
-    text = mini_gp_opt_claims.findings(table, PAPER_PARAMS, no_verdicts)
+    text = mini_gp_opt_findings.findings(table, PAPER_PARAMS, no_verdicts)
     assert "MINI-GP-UCB vs BBKB 0.615x [0.612, 0.618] (median seed 0.615x [0.611, 0.62]), 40W/0T/0L" in text
     assert "MINI-GP-EI vs BBKB 1x [1, 1] (median seed 1x [1, 1]), 0W/40T/0L" in text
     assert "Mean final normalized R_T/T: MINI-GP-UCB 0.3" in text
@@ -244,14 +244,14 @@ def test_fresh_seeds_never_reach_the_paper_scale_verdicts(monkeypatch):
 
 def test_the_bbkb_note_measures_bbkb_against_the_arms_and_the_steps():
     arms = mini_gp_opt_claims.n_arms(PAPER_PARAMS)
-    few = mini_gp_opt_claims.bbkb_unique_reading(nas_runs(unique=lambda method: 100), PAPER_PARAMS)
-    many = mini_gp_opt_claims.bbkb_unique_reading(nas_runs(unique=lambda method: arms // 2), PAPER_PARAMS)
+    few = mini_gp_opt_findings.bbkb_unique_reading(nas_runs(unique=lambda method: 100), PAPER_PARAMS)
+    many = mini_gp_opt_findings.bbkb_unique_reading(nas_runs(unique=lambda method: arms // 2), PAPER_PARAMS)
     assert few["seeds_few"] == few["seeds"] == SEEDS and many["seeds_few"] == 0
     assert many["share_of_arms"] == pytest.approx((arms // 2 + (SEEDS - 1) / 2) / arms)
     assert many["share_of_steps"] == pytest.approx((arms // 2 + (SEEDS - 1) / 2) / PAPER_PARAMS["T"])
     assert many["note"].startswith("On nas-bbkb-few-unique") and "0 of 40 seeds" in many["note"]
     no_bbkb = nas_runs()
-    assert mini_gp_opt_claims.bbkb_unique_reading(no_bbkb[no_bbkb["method"] != "BBKB"], PAPER_PARAMS) is None
+    assert mini_gp_opt_findings.bbkb_unique_reading(no_bbkb[no_bbkb["method"] != "BBKB"], PAPER_PARAMS) is None
 
 
 def _with_oversampled_bbkb(table, regret, unique):

@@ -6,9 +6,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from common import claims
+from common import paper_data
 from common.experiments import random_exploration as experiment
-from common.experiments import random_exploration_claims
+from common.experiments import random_exploration_claims, random_exploration_findings
 
 SEEDS = 20
 PAPER_PARAMS = {**experiment.SCALES["paper"], "scale": "paper"}
@@ -16,7 +16,7 @@ PAPER_PARAMS = {**experiment.SCALES["paper"], "scale": "paper"}
 
 @pytest.fixture(scope="module")
 def specs():
-    numbers = claims.load_paper_numbers(experiment.PAPER)
+    numbers = paper_data.load_paper_numbers(experiment.PAPER)
     return {spec.id: spec for spec in random_exploration_claims.claim_specs(numbers)}
 
 
@@ -49,7 +49,7 @@ def verdict(spec, table):
 
 
 def test_spec_ids_are_unique(specs):
-    numbers = claims.load_paper_numbers(experiment.PAPER)
+    numbers = paper_data.load_paper_numbers(experiment.PAPER)
     assert len(specs) == len(random_exploration_claims.claim_specs(numbers))
 
 
@@ -108,7 +108,7 @@ def test_below_the_papers_seeds_a_claim_is_not_run_at_this_scale(specs):
 
 def test_findings_count_the_cells_where_a_new_method_is_better():
     table = benchmark_runs(lambda problem, method: 1.0 if method == "EXPLOIT+" and problem == "Levy" else 0.0)
-    text = random_exploration_claims.findings(table, PAPER_PARAMS, random_exploration_claims.judge(table, PAPER_PARAMS))
+    text = random_exploration_findings.findings(table, PAPER_PARAMS, random_exploration_claims.judge(table, PAPER_PARAMS))
     found = re.search(r"EXPLOIT\+ on the benchmarks \(Fig. 2, Table 1\).\*\* Against the four baselines, better "
                       r"\(the effect's 95 % interval beyond no difference\) in 4 of 12 cells \((.*?)\) and worse in 0.",
                       text)
@@ -120,7 +120,7 @@ def test_findings_count_the_cells_where_a_new_method_is_better():
 def test_findings_say_which_blocks_ran_below_the_papers_scale():
     table = benchmark_runs()
     params = {**PAPER_PARAMS, "bench_seeds": 3}
-    text = random_exploration_claims.findings(table, params, random_exploration_claims.judge(table, params))
+    text = random_exploration_findings.findings(table, params, random_exploration_claims.judge(table, params))
     assert "benchmark: 3 seeds, budget 400 (below the paper's)" in text and "Fill distance" not in text
 
 
@@ -165,7 +165,7 @@ def test_fresh_seeds_are_judged_apart_and_a_complete_confirmation_leads_with_the
 
 
 def test_outperform_cells_know_the_papers_own_table_1_effect():
-    numbers = claims.load_paper_numbers("random_exploration")
+    numbers = paper_data.load_paper_numbers("random_exploration")
     effects = random_exploration_claims.paper_effects(numbers, "table1", "GP-UCB+", random_exploration_claims.BASELINES,
                                                       ["Ackley", "Rastrigin", "Levy"], higher_is_better=False)
     assert len(effects) == 12

@@ -20,7 +20,7 @@ import psutil
 import pytest
 import toy_runs
 
-from common import claims, judging, notebook, paths, plotting, provenance, runner, stats, store
+from common import claims, judging, notebook, paths, plotting, provenance, runner, stats, store, verdict_tables
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
@@ -124,9 +124,9 @@ def test_disallowed_parameter_value_exits_2_naming_the_parameter(reproduce, toy_
 
 
 def test_scorecard_gathers_the_verdict_tables(reproduce):
-    table = claims.verdict_table([claims.claim("C1", "Fig. 1", "Noise is noise", verdict="not comparable",
+    table = verdict_tables.verdict_table([claims.claim("C1", "Fig. 1", "Noise is noise", verdict="not comparable",
                                                reason="toy")])
-    claims.save_verdicts("toy", table, "smoke")
+    verdict_tables.save_verdicts("toy", table, "smoke")
     text = reproduce.write_scorecard(TOY_REGISTRY).read_text()
     assert "## toy: Toy experiment" in text and "Scale: smoke. 1 claim: 1 not comparable." in text
 
@@ -140,16 +140,16 @@ def test_scorecard_shows_estimated_verdicts_beside_the_p_value_rule_and_draws_th
                             lambda table, params, limits: claims.Evidence.of_tally(judging.tally([cell]), "toy",
                                                                                   ours=1.0),
                             margin=judging.DEFAULT_MARGIN)
-    claims.save_verdicts("toy", claims.judge([spec], None, {}), "smoke")
+    verdict_tables.save_verdicts("toy", claims.judge([spec], None, {}), "smoke")
     text = reproduce.write_scorecard(TOY_REGISTRY).read_text()
     assert "p-value rule -> estimation: reproduced 0 -> 1; not reproduced 1 -> 0" in text
     assert (paths.figures_root() / "scorecard_claims.png").stat().st_size > 0
 
 
 def test_readme_counts_replace_only_the_text_between_the_markers(reproduce, tmp_path, monkeypatch):
-    table = claims.verdict_table([claims.claim("C1", "Fig. 1", "Noise is noise", verdict="not comparable",
+    table = verdict_tables.verdict_table([claims.claim("C1", "Fig. 1", "Noise is noise", verdict="not comparable",
                                                reason="toy")])
-    claims.save_verdicts("toy", table, "smoke")
+    verdict_tables.save_verdicts("toy", table, "smoke")
     readme = tmp_path / "README.md"
     opening, closing = reproduce.readme_markers("verdict counts")
     readme.write_text(f"intro\n{opening}\nstale table\n{closing}\nrest\n")
@@ -163,9 +163,9 @@ def test_readme_counts_replace_only_the_text_between_the_markers(reproduce, tmp_
 
 
 def test_readme_blocks_are_rewritten_in_the_docs_page_that_holds_their_markers(reproduce, tmp_path, monkeypatch):
-    table = claims.verdict_table([claims.claim("C1", "Fig. 1", "Noise is noise", verdict="not comparable",
+    table = verdict_tables.verdict_table([claims.claim("C1", "Fig. 1", "Noise is noise", verdict="not comparable",
                                                reason="toy")])
-    claims.save_verdicts("toy", table, "smoke")
+    verdict_tables.save_verdicts("toy", table, "smoke")
     monkeypatch.setattr(paths, "repo_root", lambda: tmp_path)
     monkeypatch.setattr(paths, "scorecard_path", lambda: tmp_path / "REPRODUCTION.md")
     calls = []
@@ -275,7 +275,7 @@ def test_notebook_summary_holds_only_what_the_configuration_determines():
     figure, ax = plt.subplots()
     plotting.save_figure(figure, "toy", "fig1")
     plt.close(figure)
-    table = claims.verdict_table([claims.claim("C1", "Fig. 1", "s", verdict="not comparable", reason="r")])
+    table = verdict_tables.verdict_table([claims.claim("C1", "Fig. 1", "s", verdict="not comparable", reason="r")])
     params = notebook.configuration(toy_runs)
     summary = json.loads(notebook.write_notebook_summary("toy", params, verdicts=table).read_text())
     execution = json.loads((paths.figures_dir("toy") / "execution.json").read_text())

@@ -284,7 +284,7 @@ def test_every_math_formula_typesets(crawl):
 
 
 def test_every_markdown_table_output_renders_as_a_table(site, crawl):
-    """A table a notebook printed as markdown (``claims.show_table``) is a ``<table>`` on its page, not pipes."""
+    """A table a notebook printed as markdown (``verdict_tables.show_table``) is a ``<table>`` on its page, not pipes."""
     from common.experiments import NOTEBOOKS, load_experiment
 
     for key in NOTEBOOKS:

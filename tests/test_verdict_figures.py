@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from common import claims, paths, plotting, verdict_figures
+from common import paths, plotting, verdict_figures, verdict_tables
 
 
 def _effects(cells_per_claim):
@@ -16,7 +16,7 @@ def _effects(cells_per_claim):
                          "typical_high": 1.1, "margin": 0.1, "margin_source": "project default",
                          "higher_is_better": False, "seeds": 20, "wins": 12, "ties": 0, "losses": 8,
                          "p_value": 0.2, "judgement": "undecided", "seeds_to_decide": 60})
-    return pd.DataFrame(rows, columns=list(claims.EFFECT_COLUMNS))
+    return pd.DataFrame(rows, columns=list(verdict_tables.EFFECT_COLUMNS))
 
 
 def _verdicts(effects):
@@ -70,7 +70,7 @@ def test_a_claim_decided_on_fresh_seeds_is_drawn_with_its_fresh_cells(tmp_path, 
     paper = _effects([2, 3])
     fresh = _effects([4, 1]).assign(judgement="supported", seeds=240)
     paper.to_csv(tmp_path / "toy" / "effects.csv", index=False)
-    fresh.to_csv(tmp_path / "toy" / claims.CONFIRMATORY_EFFECTS, index=False)
+    fresh.to_csv(tmp_path / "toy" / verdict_tables.CONFIRMATORY_EFFECTS, index=False)
     verdicts = _verdicts(paper).assign(exploratory=["inconclusive", ""], kind="empirical")  # claim-0: confirmed
     cells = verdict_figures.deciding_cells("toy", verdicts)
     assert sorted(cells.groupby("id")["seeds"].max().items()) == [("claim-0", 240), ("claim-1", 20)]

@@ -45,7 +45,6 @@ claim and :data:`CONFIRMATORY_CPU_HOURS` CPU-hours for the paper), run with the
 experiment's ``confirmatory`` parameter; :func:`judge` judges the main verdicts on
 the paper's seeds only and the same claims on the fresh seeds alone.
 """
-import numpy as np
 import pandas as pd
 
 from common import claims, confirmatory, judging, paths, stats
@@ -114,7 +113,7 @@ def _scale(problem):
     return REAL_WORLD_MARGINS[problem].scale if problem in REAL_WORLD_MARGINS else "ratio"
 
 
-def _cell(values, problem, ours, other, higher_is_better=False):
+def paired_cell(values, problem, ours, other, higher_is_better=False):
     a, b = _per_seed(values, problem, ours), _per_seed(values, problem, other)
     # DiRect is deterministic: its one value stands against every seed of the other method.
     if ours == "DiRect" and len(a):
@@ -135,7 +134,7 @@ def cells_measure(cells_of, column="simple_regret", claim="better"):
         cells = cells_of(params)
         if not cells:
             return Evidence(None, "none of these methods ran at these parameters")
-        judged = [judging.cell(f"{problem} {ours} vs {other}", _cell(values, problem, ours, other, higher_is_better),
+        judged = [judging.cell(f"{problem} {ours} vs {other}", paired_cell(values, problem, ours, other, higher_is_better),
                              claim, limits["margin"]) for problem, ours, other in cells]
         if all(c.comparison is None for c in judged):
             return Evidence(None, "none of these methods ran at these parameters")
@@ -146,14 +145,14 @@ def cells_measure(cells_of, column="simple_regret", claim="better"):
     return measure
 
 
-def _variants(params, problem, keep=lambda d: True):
+def additive_variants(params, problem, keep=lambda d: True):
     dim = experiment.BY_NAME[problem][0]
     dims = experiment.ADD_GROUP_DIMS[dim] if params["add_dims"] is None else params["add_dims"].get(str(dim), [])
     return [experiment.add_label(dim, d) for d in dims if keep(d)]
 
 
 def _all_methods(params, problem):
-    return ["RAND", "DiRect", "GP-UCB"] + _variants(params, problem)
+    return ["RAND", "DiRect", "GP-UCB"] + additive_variants(params, problem)
 
 
 def _real_world(params, problem, methods):
@@ -178,7 +177,7 @@ def slightly_best_measure(problem, ours, rivals):
         if not _real_world(params, problem, rivals):
             return Evidence(None, "none of these methods ran at these parameters")
         values = final_regrets(table, "best_so_far")
-        found = {other: _cell(values, problem, ours, other, True) for other in rivals}
+        found = {other: paired_cell(values, problem, ours, other, True) for other in rivals}
         if any(c is None for c in found.values()):
             return Evidence(None, f"{ours} or one of its rivals did not run on {problem}")
         means = values[values["problem"] == problem].groupby("method")["value"].mean()
@@ -353,7 +352,7 @@ def claim_specs():
                       "However, it [Add-*] is not competitive with the Add-d/M for small d", "§5.1",
                       f"final S_T on {problem}, each Add-d/M with {SMALL_D[0]} <= d <= {SMALL_D[1]} against Add-*",
                       "share of cells better (the interval of the ratio of mean S_T below 1)",
-                      cells_measure(lambda params, p=problem: [(p, v, "Add-*") for v in _variants(
+                      cells_measure(lambda params, p=problem: [(p, v, "Add-*") for v in additive_variants(
                           params, p, lambda d: SMALL_D[0] <= d <= SMALL_D[1])]),
                       partly_at=0.5, min_scale="paper", block="synthetic", margin=judging.DEFAULT_MARGIN),
         ]
@@ -371,7 +370,7 @@ def claim_specs():
                       "But again, almost all Add-d/M instantiations outperform GP-UCB", "§5.1",
                       f"final S_T on {problem}, each Add-d/M against GP-UCB (4 cells)",
                       "share of cells better (the interval of the ratio of mean S_T below 1); all but one to reproduce",
-                      cells_measure(lambda params, p=problem: [(p, v, "GP-UCB") for v in _variants(params, p)]),
+                      cells_measure(lambda params, p=problem: [(p, v, "GP-UCB") for v in additive_variants(params, p)]),
                       reproduced_at=0.75, partly_at=claims.partly_threshold(4), min_scale="paper",
                       block="synthetic", margin=judging.DEFAULT_MARGIN),
         ]
@@ -495,10 +494,10 @@ def claim_runs(claim_id):
     runs["add-1-10-poor-(10,3,3)"] = [("synthetic", "(10,3,3)", ["Add-3/4", "Add-5/2", "Add-1/10"])]
     for problem in LARGE_D_PRIME:
         runs[f"star-beats-gp-ucb-{problem}"] = [("synthetic", problem, ["Add-*", "GP-UCB"])]
-        runs[f"small-d-beats-star-{problem}"] = [("synthetic", problem, ["Add-*", *_variants(
+        runs[f"small-d-beats-star-{problem}"] = [("synthetic", problem, ["Add-*", *additive_variants(
             paper, problem, lambda d: SMALL_D[0] <= d <= SMALL_D[1])])]
     for problem in SMALL_D_PRIME:
-        runs[f"almost-all-beat-gp-ucb-{problem}"] = [("synthetic", problem, ["GP-UCB", *_variants(paper, problem)])]
+        runs[f"almost-all-beat-gp-ucb-{problem}"] = [("synthetic", problem, ["GP-UCB", *additive_variants(paper, problem)])]
     for problem in LARGE_D:
         largest = {96: "Add-32/3", 120: "Add-40/3"}[experiment.BY_NAME[problem][0]]
         runs[f"direct-beats-gp-ucb-and-large-d-{problem}"] = [("synthetic", problem, ["DiRect", "GP-UCB", largest])]
@@ -570,140 +569,3 @@ def write_powered_plan(table, params):
     return confirmatory.write_powered_plan(experiment.PAPER, planned, table, params, seeds,
                                            lambda claim_id, n: confirmatory_cost(claim_id, n, cpu_seconds),
                                            confirmatory_runs)
-
-
-# --------------------------------------------------------------------------- what the numbers show
-def _tally(values, cells, higher_is_better=False):
-    """"better in b of n cells (...) and worse in w (...)" over (problem, ours, other) cells that ran: cells whose
-    effect's interval lies wholly on one side of no difference."""
-    found = {f"{problem} {ours} vs {other}": c for problem, ours, other in cells
-             if (c := _cell(values, problem, ours, other, higher_is_better)) is not None}
-    better = [f"{label} {c.effect}" for label, c in found.items() if stats.interval_side(c) == "better"]
-    worse = [f"{label} {c.effect}" for label, c in found.items() if stats.interval_side(c) == "worse"]
-    return (f"better (the effect's 95 % interval beyond no difference) in {len(better)} of {len(found)} cells"
-            + (f" ({', '.join(better)})" if better else "")
-            + f" and worse in {len(worse)}" + (f" ({', '.join(worse)})" if worse else ""))
-
-
-def _block_verdicts(verdicts, block):
-    ids = {spec.id for spec in claim_specs() if spec.block == block}
-    return claims.format_counts(claims.verdict_counts(verdicts[verdicts["id"].isin(ids)]))
-
-
-def _synthetic_bullets(table, params, verdicts):
-    values = final_regrets(table[table["experiment"] == "synthetic"])
-    problems = [problem for problem in params["configurations"] if (values["problem"] == problem).any()]
-    if not problems:
-        return []
-    means = values.groupby(["problem", "method"])["value"].mean()
-    lowest = "; ".join(f"{problem} {means[problem].idxmin()} {means[problem].min():.3g} (Add-* "
-                       f"{means[problem].get('Add-*', np.nan):.3g}, GP-UCB {means[problem].get('GP-UCB', np.nan):.3g})"
-                       for problem in problems)
-    variants = [(problem, variant, "GP-UCB") for problem in problems for variant in _variants(params, problem)]
-    return [
-        f"* **Figs. 3, 4, the lowest mean final S_T per configuration.** {lowest}.",
-        f"* **Against GP-UCB, seed by seed.** Add-*: {_tally(values, [(p, 'Add-*', 'GP-UCB') for p in problems])}. "
-        f"The Add-d/M: {_tally(values, variants)}. DiRect (one deterministic run against each seed): "
-        f"{_tally(values, [(p, 'DiRect', 'GP-UCB') for p in problems])}. Synthetic claims: "
-        f"{_block_verdicts(verdicts, 'synthetic')}.",
-    ]
-
-
-def _real_world_bullet(table, params, verdicts):
-    values = final_regrets(table[table["experiment"] == "real_world"], "best_so_far")
-    problems = [problem for problem in params["real_world"] if (values["problem"] == problem).any()]
-    if not problems:
-        return None
-    parts = []
-    for problem in problems:
-        means = values[values["problem"] == problem].groupby("method")["value"].mean().sort_values(ascending=False)
-        parts.append(f"{problem}: " + ", ".join(f"{name} {value:.4g}" for name, value in means.items()))
-    return (f"* **Fig. 5, the substitutes: mean final best value, highest first.** {'; '.join(parts)}. Real-world "
-            f"claims: {_block_verdicts(verdicts, 'real_world')}.")
-
-
-def _ablation_bullet(table, params):
-    if not (table["experiment"] == "ablation").any():
-        return None
-    rows = experiment.ablation_table(table, params)
-    parts = [f"{row['ablation']}, {row['method']}: {row['S_T default']:.3g} -> {row['S_T ablated']:.3g}, "
-             f"{row['ratio']} ({row['outcome']})" for _, row in rows.iterrows()]
-    ruled_out = rows[rows["within 1.1x"] == "yes"]
-    undecided = rows[rows["outcome"] == "undecided"]
-    seeds = sorted(set(rows["seeds"]))
-    seeds = (f"{seeds[0]} paired seed{'s' if seeds[0] != 1 else ''}" if len(seeds) == 1
-             else f"{seeds[0]} to {seeds[-1]} paired seeds")
-    return (f"* **Single choices changed from the {params['settings']} settings (ablation, "
-            f"{params['ablation_configuration']}, {seeds}).** Mean final S_T with the settings' choice -> the other, "
-            f"and the ratio ablated / "
-            f"default with its 95 % interval (lower or higher: the interval wholly below or above 1): "
-            f"{'; '.join(parts)}. An effect of a factor 1.1 either way is ruled out (the interval within "
-            f"[1/1.1, 1.1]) in {len(ruled_out)} of {len(rows)} cells; in the {len(undecided)} cells whose interval "
-            f"holds 1, these seeds cannot rule out an effect of that size.")
-
-
-def _settings_bullet(table, params, earlier, history):
-    at = 50   # queries: within the first 25 BO iterations after the 10 initial points, the phase the settings move
-    comparison = experiment.settings_comparison(table, earlier, at=at)
-    if comparison.empty:
-        return None
-    outcomes = comparison["outcome"].value_counts()
-    seeds = sorted(set(comparison.loc[comparison["method"] != "DiRect", "seeds"]))
-    seeds = f"{seeds[0]}" if len(seeds) == 1 else f"{seeds[0]} to {seeds[-1]}"
-    gp_ucb = comparison[comparison["method"] == "GP-UCB"]
-    old, new = experiment.settings_name(earlier), params["settings"]
-    before, after = f"R_T/T at T={at}, {old}", f"R_T/T at T={at}, {new}"
-    regrets = "; ".join(f"{row['configuration']} {row[before]:.3g} -> {row[after]:.3g}" for _, row in gp_ucb.iterrows())
-    judged = (None if history is None or f"verdict ({old})" not in history
-              else history[history[f"verdict ({old})"] != ""])   # the claims judged under "old" (settings_history)
-    if judged is None:
-        verdict_text = ""
-    else:
-        moved = judged[judged[f"verdict ({old})"] != judged[f"verdict ({new})"]]
-        changes = [f"{claim} {verdict_before} -> {verdict_after} ({effect_before} -> {effect_after})"
-                   for claim, verdict_before, verdict_after, effect_before, effect_after in moved[
-                       ["id", f"verdict ({old})", f"verdict ({new})", f"effect ({old})", f"effect ({new})"]
-                   ].to_numpy()]
-        real_world = {spec.id for spec in claim_specs() if spec.block == "real_world"}
-        judged_blocks = "claims of Figs. 3 to 5" if set(judged["id"]) & real_world else "synthetic claims"
-        verdict_text = (f" Judged on the runs under \"{old}\" instead, {len(moved)} of the {len(judged)} "
-                        f"{judged_blocks} have another verdict"
-                        + (f" ({old} -> {new}, on the same seeds): {'; '.join(changes)}." if changes else "."))
-    dips = _dips_text(table, params, earlier) if old == "earlier" else ""
-    return (f"* **The \"{new}\" settings against the \"{old}\" ones (synthetic block, {seeds} seeds both ran per "
-            f"cell; DiRect one run).** Final S_T under \"{new}\" is lower in "
-            f"{outcomes.get('lower', 0)} of {len(comparison)} (configuration, method) cells, higher in "
-            f"{outcomes.get('higher', 0)}, undecided in {outcomes.get('undecided', 0)} (the 95 % interval of the "
-            f"ratio of mean final S_T, {new} / {old}, below 1, above 1, or holding 1). GP-UCB's mean R_T/T at "
-            f"T = {at}, {old} -> {new}: {regrets}.{dips}{verdict_text}")
-
-
-def _dips_text(table, params, earlier, climb=1.1):
-    dips = experiment.early_dips(table, earlier, params["configurations"])
-    if dips.empty:  # runs shorter than the window
-        return ""
-    relearned = experiment.N_INIT + experiment.RELEARN_EVERY  # T = 35: the queries before the first relearning
-    counts = []
-    for name in (experiment.settings_name(earlier), params["settings"]):
-        climbing = dips[dips[f"climb after it, {name}"] > climb]
-        at_relearning = (climbing[f"minimum at T, {name}"] == relearned).sum()
-        counts.append(f"{len(climbing)} under \"{name}\" ({at_relearning} of them lowest at T = {relearned}, "
-                      f"the last query before the first relearning)")
-    return (f" The mean R_T/T dips early (lowest at some T from 11 to 60, then climbing more than {climb:g}x above "
-            f"that minimum) in {counts[0]} and {counts[1]}, of {len(dips)} (configuration, BO method) cells.")
-
-
-def findings(table, params, verdicts, all_runs=None, history=None):
-    """What the numbers show (:func:`common.claims.findings_markdown`), from the tidy ``table`` of runs, the
-    resolved ``params`` and the ``verdicts`` of :func:`judge` on the same runs; each block with the scale it ran at.
-    ``all_runs``: every run of the grid, under every settings, where given: ``table``'s compared with each
-    superseded settings' (:func:`~common.experiments.add_gp_ucb.split_settings`). ``history``: the
-    :func:`settings_history` of ``all_runs``, where the caller has it already (else judged here)."""
-    if all_runs is not None and history is None:
-        history = settings_history(all_runs, params, verdicts)
-    settings_bullets = [] if all_runs is None else [
-        _settings_bullet(table, params, experiment.split_settings(all_runs, params, against=name)[1], history)
-        for name in experiment.superseded(params["settings"])]
-    return claims.findings_markdown(claims.scales_ran(what_ran(params)), [
-        *_synthetic_bullets(table, params, verdicts), _ablation_bullet(table, params), *settings_bullets,
-        _real_world_bullet(table, params, verdicts)])

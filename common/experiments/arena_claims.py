@@ -36,7 +36,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from common import claims, judging, provenance, stats
+from common import claims, judging, provenance, stats, verdict_tables
 from common.claims import ClaimSpec, Evidence, Ran
 from common.experiments import arena as experiment
 from common.experiments import arena_methods, arena_scoring, arena_suite
@@ -507,5 +507,5 @@ def findings(table, params, verdicts):
     bullets += [method_sentence(finals, method, problems, summary, costs)
                 for method in arena_scoring.methods_in_order(finals["method"].unique())
                 if method != arena_methods.REFERENCE]
-    bullets.append(f"* **Hypotheses:** {claims.verdicts_of(verdicts, list(verdicts['id']))}.")
-    return claims.findings_markdown(claims.scales_ran(what_ran(params)), bullets)
+    bullets.append(f"* **Hypotheses:** {verdict_tables.verdicts_of(verdicts, list(verdicts['id']))}.")
+    return verdict_tables.findings_markdown(verdict_tables.scales_ran(what_ran(params)), bullets)

@@ -34,7 +34,7 @@ Each (problem, acquisition, tau0, seed) is one run; tau0 = 0 is plain BO.
 import numpy as np
 import pandas as pd
 
-from common import claims, confirmatory, judging, stats
+from common import confirmatory, judging, paper_data, stats
 from common.bo import RandomSearch, run_bo
 from common.kernels import SquaredExponential
 from common.methods.bo_pp import PseudoPointBO
@@ -327,7 +327,7 @@ def table1(finals, paper_numbers):
     finals : pandas.DataFrame
         :func:`final_runs` of the tidy table; its ``synthetic`` and ``real_world`` runs are used.
     paper_numbers : pandas.DataFrame
-        The paper's numbers, :func:`common.claims.load_paper_numbers`.
+        The paper's numbers, :func:`common.paper_data.load_paper_numbers`.
 
     Returns
     -------
@@ -348,7 +348,7 @@ def table1(finals, paper_numbers):
                 name = method_label(acquisition, tau0)
                 if (problem, name) not in ours.index:
                     continue
-                mine, paper = ours.loc[(problem, name)], claims.paper_number(
+                mine, paper = ours.loc[(problem, name)], paper_data.paper_number(
                     paper_numbers, "table1", problem=PAPER_PROBLEM.get(problem, problem), method=name)
                 base = ours["mean"].get((problem, acquisition), np.nan)
                 no_worse = mine["mean"] <= base if problem in SYNTHETIC else mine["mean"] >= base
@@ -404,7 +404,7 @@ def output_scaling_table(finals, paper_numbers):
     scaling = pd.concat([same, ablation]).groupby(["problem", "acquisition", "y_transform"])["value"].agg(
         mean="mean", exact_zero=lambda v: int(np.sum(v <= 1e-12)), runs="size").unstack("y_transform")
     scaling.columns = [f"{statistic} ({transform})" for statistic, transform in scaling.columns]
-    scaling["paper_mean"] = [claims.paper_number(paper_numbers, "table1", problem=problem, method=acquisition).value
+    scaling["paper_mean"] = [paper_data.paper_number(paper_numbers, "table1", problem=problem, method=acquisition).value
                              for problem, acquisition in scaling.index]
     return scaling.reset_index()
 
@@ -421,7 +421,7 @@ def ablation_against_gap(finals, paper_numbers, main_budget):
     finals : pandas.DataFrame
         :func:`final_runs` of the tidy table.
     paper_numbers : pandas.DataFrame
-        The paper's numbers, :func:`common.claims.load_paper_numbers`.
+        The paper's numbers, :func:`common.paper_data.load_paper_numbers`.
     main_budget : int
         The main block's DIRECT evaluations per dimension (the budget the others are ablations of).
 
@@ -458,7 +458,7 @@ def ablation_against_gap(finals, paper_numbers, main_budget):
             if comparison is None:
                 continue
             seeds = ours.index.intersection(cell["seed"])
-            paper = claims.paper_number(paper_numbers, "table1", problem=problem, method=acquisition).value
+            paper = paper_data.paper_number(paper_numbers, "table1", problem=problem, method=acquisition).value
             target = paper / ours[seeds].mean() if ours[seeds].mean() > 0 else np.inf
             effect = comparison.effect
             mean_ours, mean_ablated = ours[seeds].mean(), cell.set_index("seed")["value"][seeds].mean()
@@ -521,7 +521,7 @@ def direct_budget_table(finals, paper_numbers, main_budget):
     finals : pandas.DataFrame
         :func:`final_runs` of the tidy table.
     paper_numbers : pandas.DataFrame
-        The paper's numbers, :func:`common.claims.load_paper_numbers`.
+        The paper's numbers, :func:`common.paper_data.load_paper_numbers`.
     main_budget : int
         The main block's DIRECT evaluations per dimension.
 
@@ -549,7 +549,7 @@ def direct_budget_table(finals, paper_numbers, main_budget):
         for budget, values in sorted(by_budget.items()):
             row.update({f"S_T at {budget}·d": values.mean(),
                         f"zeros at {budget}·d": int((values <= EXACT_ZERO).sum())})
-        row["paper"] = claims.paper_number(paper_numbers, "table1", problem=problem, method=acquisition).value
+        row["paper"] = paper_data.paper_number(paper_numbers, "table1", problem=problem, method=acquisition).value
         if largest in by_budget and main_budget in by_budget:
             row.update({f"{largest}·d vs {main_budget}·d {name}": value
                         for name, value in _paired_cell(by_budget[largest], by_budget[main_budget]).items()})
@@ -615,13 +615,13 @@ def choice_ablation_table(finals, ablation, label):
     """The synthetic block's runs beside their twins of ``ablation`` ("pseudo_point_ablation" or
     "restarts_ablation"), per (function, method) on the seeds both ran: mean final S_T and the paired ratio
     (ablated over ours) with its interval, W/T/L, its side and whether it rules out a factor 1.1
-    (:func:`common.claims.paired_ablation_table`). None without runs of the ablation."""
+    (:func:`common.judging.paired_ablation_table`). None without runs of the ablation."""
     varied = finals[finals["experiment"] == ablation]
     if varied.empty:
         return None
     main = finals[finals["experiment"] == "synthetic"]
     cells = ("problem", "acquisition", "tau0")
-    table = claims.paired_ablation_table(main, varied, cells, "value", higher_is_better=False, label=label)
+    table = judging.paired_ablation_table(main, varied, cells, "value", higher_is_better=False, label=label)
     if table is None:
         return None
     table.insert(1, "method", [method_label(row.acquisition, row.tau0) for row in table.itertuples()])

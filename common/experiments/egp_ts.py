@@ -36,7 +36,7 @@ single-kernel methods are shared by the figures that show them.
 import numpy as np
 import pandas as pd
 
-from common import claims, confirmatory, judging, stats
+from common import confirmatory, judging, stats
 from common.bo import RandomSearch, run_bo
 from common.kernels import Matern, SquaredExponential
 from common.methods.egp_ts import EGPEI, EGPTS, EXP3BO, GPTS, BanditBO, FullyBayesianGPTS
@@ -370,12 +370,12 @@ def maximizer_ablation_table(table):
     """Each Thompson draw maximized from 100 uniform starts against ours (the best 3 of 1,000 candidates), per
     function and method on the ablation's seeds: mean final simple regret, the paired ratio (ablation over ours)
     with its interval, W/T/L, its side and whether it rules out a factor 1.1
-    (:func:`common.claims.paired_ablation_table`). None without ablation runs."""
+    (:func:`common.judging.paired_ablation_table`). None without ablation runs."""
     finals = final_rows(table)
     varied = finals[finals["experiment"] == "maximizer_ablation"]
     if varied.empty:
         return None
-    return claims.paired_ablation_table(finals[finals["experiment"] == "synthetic"], varied, ("problem", "method"),
+    return judging.paired_ablation_table(finals[finals["experiment"] == "synthetic"], varied, ("problem", "method"),
                                         "simple_regret", higher_is_better=False, label="100 uniform starts")
 
 

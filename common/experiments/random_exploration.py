@@ -61,7 +61,7 @@ adds the fresh-seed runs of the committed confirmatory plan
 import numpy as np
 import pandas as pd
 
-from common import claims, confirmatory, judging, stats
+from common import confirmatory, judging, stats
 from common.bo import RandomSearch, initial_design, run_bo
 from common.gp import GaussianProcess
 from common.methods.random_exploration import (
@@ -836,5 +836,5 @@ def ablation_table(table, ablation, block, column, higher_is_better, ablation_la
     varied = final_runs(table, ablation)
     if varied.empty:
         return None
-    return claims.paired_ablation_table(final_runs(table, block), varied, ("problem", "method"), column,
+    return judging.paired_ablation_table(final_runs(table, block), varied, ("problem", "method"), column,
                                         higher_is_better=higher_is_better, label=ablation_label)

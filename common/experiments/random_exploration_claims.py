@@ -44,7 +44,7 @@ claims on the fresh seeds alone.
 import numpy as np
 import pandas as pd
 
-from common import claims, confirmatory, judging, paths, stats
+from common import claims, confirmatory, judging, paper_data, paths, stats
 from common.claims import ClaimSpec, Evidence, Ran
 from common.experiments import random_exploration as experiment
 from common.store import final_rows
@@ -117,11 +117,11 @@ def late_instantaneous_error(table):
         columns={"test_mse": "value"})
 
 
-def _by_seed(values, method):
+def by_seed(values, method):
     return values[values["method"] == method].set_index("seed")["value"]
 
 
-def _paired(a, b, higher_is_better):
+def paired(a, b, higher_is_better):
     # Every compared quantity here is > 0 (regrets, fill distances, test errors, the sprinkler's maxima).
     return stats.paired_by_seed(a, b, higher_is_better=higher_is_better, scale="ratio")
 
@@ -161,13 +161,13 @@ def new_method_versus_baselines(values_of, problems_of, higher_is_better, claim,
         for problem in problems_of(params):
             here = values[values["problem"] == problem]
             for other in others:
-                comparisons[f"{problem} {method} vs {other}"] = _paired(
-                    _by_seed(here, method), _by_seed(here, other), higher_is_better)
+                comparisons[f"{problem} {method} vs {other}"] = paired(
+                    by_seed(here, method), by_seed(here, other), higher_is_better)
         means = values.groupby(["problem", "method"])["value"].mean()
         ours = {f"{problem} {name}": means.get((problem, name)) for problem in problems_of(params)
                 for name in (method, *others)}
         effects = ({} if paper_table is None else
-                   paper_effects(claims.load_paper_numbers("random_exploration"), paper_table, method, others,
+                   paper_effects(paper_data.load_paper_numbers("random_exploration"), paper_table, method, others,
                                  problems_of(params), higher_is_better))
         found = _evidence(comparisons, claim, limits["margin"], effects,
                           ours={k: v for k, v in ours.items() if v is not None})
@@ -183,8 +183,8 @@ def paper_effects(numbers, table_name, method, others, problems, higher_is_bette
     for problem in problems:
         for other in others:
             try:
-                ours = claims.paper_number(numbers, table_name, problem=problem, method=method).value
-                theirs = claims.paper_number(numbers, table_name, problem=problem, method=other).value
+                ours = paper_data.paper_number(numbers, table_name, problem=problem, method=method).value
+                theirs = paper_data.paper_number(numbers, table_name, problem=problem, method=other).value
             except KeyError:
                 continue
             effect = judging.paper_advantage(ours, theirs, "ratio", higher_is_better)
@@ -205,8 +205,8 @@ def paper_share(numbers, table_name, method, problems, others=BASELINES, lower_i
     """Share of (problem, other) cells where the paper's table has ``method`` strictly better."""
     sign = -1 if lower_is_better else 1
     cells = [(problem, other) for problem in problems for other in others]
-    better = [sign * (claims.paper_number(numbers, table_name, problem=problem, method=method).value
-                      - claims.paper_number(numbers, table_name, problem=problem, method=other).value) > 0
+    better = [sign * (paper_data.paper_number(numbers, table_name, problem=problem, method=method).value
+                      - paper_data.paper_number(numbers, table_name, problem=problem, method=other).value) > 0
               for problem, other in cells]
     return sum(better) / len(cells)
 
@@ -234,7 +234,7 @@ def spread_cells(values, method, problems):
     for problem in problems:
         here = values[values["problem"] == problem]
         for other in BASELINES:
-            a, b = _by_seed(here, method), _by_seed(here, other)
+            a, b = by_seed(here, method), by_seed(here, other)
             seeds = a.index.intersection(b.index).sort_values()
             if len(seeds) >= 3:
                 low, high = sd_ratio_interval(a[seeds].to_numpy(), b[seeds].to_numpy())
@@ -268,10 +268,10 @@ def fill_distance_between(table, params, limits):
     for column in ("fill_xd", "fill_uniform"):
         values = run_values(table, "fill", column)
         # "better" for GP-UCB vs EXPLOIT means smaller; vs EXPLORE the claim is that GP-UCB is larger.
-        comparisons[f"{column}: GP-UCB smaller than EXPLOIT"] = _paired(
-            _by_seed(values, "GP-UCB"), _by_seed(values, "EXPLOIT"), higher_is_better=False)
-        comparisons[f"{column}: GP-UCB larger than EXPLORE"] = _paired(
-            _by_seed(values, "GP-UCB"), _by_seed(values, "EXPLORE"), higher_is_better=True)
+        comparisons[f"{column}: GP-UCB smaller than EXPLOIT"] = paired(
+            by_seed(values, "GP-UCB"), by_seed(values, "EXPLOIT"), higher_is_better=False)
+        comparisons[f"{column}: GP-UCB larger than EXPLORE"] = paired(
+            by_seed(values, "GP-UCB"), by_seed(values, "EXPLORE"), higher_is_better=True)
     means = run_values(table, "fill", "fill_xd").groupby("method")["value"].mean()
     found = _evidence(comparisons, "better", limits["margin"],
                       ours={f"mean h (X_D) {k}": v for k, v in means.items()})
@@ -284,8 +284,8 @@ def uniform_fills_best(table, params, limits):
     comparisons, ours = {}, {}
     for column in ("fill_xd", "fill_uniform"):
         values = run_values(table, "fill", column)
-        comparisons[f"{column}: UNIFORM below EXPLORE"] = _paired(_by_seed(values, "UNIFORM"),
-                                                                 _by_seed(values, "EXPLORE"), higher_is_better=False)
+        comparisons[f"{column}: UNIFORM below EXPLORE"] = paired(by_seed(values, "UNIFORM"),
+                                                                 by_seed(values, "EXPLORE"), higher_is_better=False)
         if not values.empty:
             means = values.groupby("method")["value"].mean()
             ours[f"{column} UNIFORM / EXPLORE"] = means["UNIFORM"] / means["EXPLORE"]
@@ -304,8 +304,8 @@ def beta_comparison(method, mode):
         sup = run_values(table, "beta", "regret")
         comparisons = {}
         for problem in params["bench_functions"]:
-            comparisons[f"{problem} {method} TWO vs SUP"] = _paired(
-                _by_seed(two[two["problem"] == problem], method), _by_seed(sup[sup["problem"] == problem], method),
+            comparisons[f"{problem} {method} TWO vs SUP"] = paired(
+                by_seed(two[two["problem"] == problem], method), by_seed(sup[sup["problem"] == problem], method),
                 higher_is_better=False)
         found = [c for c in comparisons.values() if c is not None]
         if not found:
@@ -313,7 +313,7 @@ def beta_comparison(method, mode):
         ours = {}
         for problem in params["bench_functions"]:
             for beta, values in (("TWO", two), ("SUP", sup)):
-                here = _by_seed(values[values["problem"] == problem], method)
+                here = by_seed(values[values["problem"] == problem], method)
                 if not here.empty:
                     ours[f"{problem} {beta}"] = here.mean()
         if mode == "two_better":
@@ -341,7 +341,7 @@ def exploit_plus_largest(table, params, limits):
     values = sprinkler_values(table)
     if values.empty:
         return Evidence(None, "no sprinkler runs at these parameters")
-    comparisons = {f"EXPLOIT+ vs {other}": _paired(_by_seed(values, "EXPLOIT+"), _by_seed(values, other), True)
+    comparisons = {f"EXPLOIT+ vs {other}": paired(by_seed(values, "EXPLOIT+"), by_seed(values, other), True)
                    for other in experiment.METHODS if other != "EXPLOIT+"}
     means = values.groupby("method")["value"].mean()
     largest = means.idxmax() == "EXPLOIT+"
@@ -367,7 +367,7 @@ def table3_agreement(numbers):
         means = values.groupby("method")["value"].mean()
         inside, details, paper = 0, [], {}
         for method in experiment.METHODS:
-            number = claims.paper_number(numbers, "table3", method=method)
+            number = paper_data.paper_number(numbers, "table3", method=method)
             tolerance = limits["standard_errors"] * number.std / np.sqrt(30)
             paper[method] = number.value
             if method in means:
@@ -506,7 +506,7 @@ def _both_new_methods(values_of):
         comparisons = {}
         for method in NEW_METHODS:
             for other in BASELINES:
-                comparisons[f"{method} vs {other}"] = _paired(_by_seed(values, method), _by_seed(values, other), True)
+                comparisons[f"{method} vs {other}"] = paired(by_seed(values, method), by_seed(values, other), True)
         found = _evidence(comparisons, "no worse", limits["margin"],
                           ours=values.groupby("method")["value"].mean().to_dict())
         return found or Evidence(None, "no runs of this block at these parameters")
@@ -517,7 +517,7 @@ def judge(table, params):
     """The verdict table of every claim on the runs of an execution: judged on the paper's seeds, with the
     confirmatory plan's state, and its verdicts on the fresh seeds alone where they ran, in the ``confirmatory``
     column (:func:`common.confirmatory.beside`)."""
-    numbers = claims.load_paper_numbers(experiment.PAPER)
+    numbers = paper_data.load_paper_numbers(experiment.PAPER)
     paper, fresh = confirmatory.split(table)
     verdicts = claims.judge(claim_specs(numbers), paper, params, ran=what_ran(params))
     fresh_verdicts = (claims.judge(claim_specs(numbers), fresh, params, ran=what_ran(params)) if len(fresh)
@@ -581,7 +581,7 @@ def write_confirmatory_plan(table):
     """
     verdicts = pd.read_csv(paths.figures_dir(experiment.PAPER) / "verdicts.csv", keep_default_na=False)
     paper = experiment.SCALES["paper"]
-    blocks = {spec.id: spec.block for spec in claim_specs(claims.load_paper_numbers(experiment.PAPER))}
+    blocks = {spec.id: spec.block for spec in claim_specs(paper_data.load_paper_numbers(experiment.PAPER))}
     seeds = {claim_id: paper[BLOCK_SIZES[block][0]] for claim_id, block in blocks.items() if block in BLOCK_SIZES}
     inconclusive = verdicts[verdicts["verdict"] == "inconclusive"]
     powered = inconclusive["seeds_to_decide"] != ""
@@ -606,7 +606,7 @@ def write_powered_plan(table, params):
     """The powered plan (:func:`common.confirmatory.write_powered_plan`) for the inconclusive claims with runs,
     priced by :func:`confirmatory_cost` from the paper-scale ``table``."""
     paper = experiment.SCALES["paper"]
-    specs = claim_specs(claims.load_paper_numbers(experiment.PAPER))
+    specs = claim_specs(paper_data.load_paper_numbers(experiment.PAPER))
     planned = [spec for spec in specs if spec.block in BLOCK_SIZES]
     seeds = {spec.id: paper[BLOCK_SIZES[spec.block][0]] for spec in planned}
     cpu_seconds = final_rows(confirmatory.split(table)[0]).groupby(
@@ -614,159 +614,3 @@ def write_powered_plan(table, params):
     return confirmatory.write_powered_plan(experiment.PAPER, planned, table, params, seeds,
                                            lambda claim_id, n: confirmatory_cost(claim_id, n, cpu_seconds),
                                            confirmatory_runs)
-
-
-# --------------------------------------------------------------------------- what the numbers show
-def _versus(values, method, problems, others, higher_is_better):
-    """``method`` against each of ``others`` per problem, seed by seed: label -> PairedComparison (cells that ran)."""
-    found = {}
-    for problem in problems:
-        here = values[values["problem"] == problem]
-        for other in others:
-            comparison = _paired(_by_seed(here, method), _by_seed(here, other), higher_is_better)
-            if comparison is not None:
-                found[f"{problem} vs {other}"] = comparison
-    return found
-
-
-def _tally(comparisons):
-    """"better in b of n cells (...), worse in w (...)" of a dict of comparisons, by the effects' intervals."""
-    better = [f"{label} {found.effect}" for label, found in comparisons.items()
-              if stats.interval_side(found) == "better"]
-    worse = [f"{label} {found.effect}" for label, found in comparisons.items() if stats.interval_side(found) == "worse"]
-    return (f"better (the effect's 95 % interval beyond no difference) in {len(better)} of {len(comparisons)} cells"
-            + (f" ({', '.join(better)})" if better and len(better) < len(comparisons) else "")
-            + f" and worse in {len(worse)}" + (f" ({', '.join(worse)})" if worse and len(worse) < len(comparisons)
-                                               else ""))
-
-
-def _ablation_outcomes(table, ablation, block, column, higher_is_better, label):
-    found = experiment.ablation_table(table, ablation, block, column, higher_is_better, label)
-    if found is None:
-        return None, None
-    counts, ruled_out = found["outcome"].value_counts(), int((found["within 1.1x"] == "yes").sum())
-    seeds = found["seeds"].max()
-    side = "above" if higher_is_better else "below"
-    return found, (f"on {seeds} seeds, the ablation is better (the interval of the ratio of means {side} 1) in "
-                   f"{counts.get('better', 0)} of {len(found)} cells, worse in {counts.get('worse', 0)}, and rules "
-                   f"out an effect of a factor 1.1 either way (the interval inside it) in {ruled_out}"
-                   + (" (below 10 paired seeds an ablation cannot rule an effect out)" if seeds < 10 else ""))
-
-
-def _fill_bullet(table, verdicts):
-    parts = []
-    for column, name in (("fill_xd", "X_D"), ("fill_uniform", "10,000 uniform points")):
-        values = run_values(table, "fill", column)
-        uniform = _paired(_by_seed(values, "UNIFORM"), _by_seed(values, "EXPLORE"), higher_is_better=False)
-        gp_ucb = _paired(_by_seed(values, "GP-UCB"), _by_seed(values, "EXPLORE"), higher_is_better=False)
-        if uniform is None or gp_ucb is None:
-            return None
-        means = values.groupby("method")["value"].mean()
-        parts.append(f"on {name} UNIFORM's mean is {1 - means['UNIFORM'] / means['EXPLORE']:.0%} below EXPLORE's "
-                     f"(smaller on {uniform.wins} of {uniform.n} seeds) and GP-UCB's is smaller than EXPLORE's on "
-                     f"{gp_ucb.wins} of {gp_ucb.n} seeds")
-    return (f"* **Fill distance (Fig. 1).** Final fill distance: {'; '.join(parts)}. The paper puts GP-UCB between "
-            f"EXPLORE and EXPLOIT. Verdicts: {claims.verdicts_of(verdicts, ['fill-uniform', 'fill-between'])}.")
-
-
-def _benchmark_bullets(table, params, verdicts):
-    values, problems = benchmark_values(table), params["bench_functions"]
-    if values.empty:
-        return []
-    means = values.groupby(["problem", "method"])["value"].mean()
-    bullets = []
-    for method in NEW_METHODS:
-        against = _versus(values, method, problems, BASELINES, higher_is_better=False)
-        best_other = {problem: means[problem].reindex(BASELINES).idxmin() for problem in problems}
-        regret = ", ".join(f"{problem} {means[problem, method]:.3g} (best baseline {best_other[problem]} "
-                           f"{means[problem, best_other[problem]]:.3g})" for problem in problems)
-        bullets.append(f"* **{method} on the benchmarks (Fig. 2, Table 1).** Against the four baselines, "
-                       f"{_tally(against)}. Mean final regret: {regret}. Verdict: "
-                       f"{claims.verdicts_of(verdicts, [f'outperform-{method}'])}.")
-    _, searched = _ablation_outcomes(table, "maximizer_ablation", "benchmark", "regret", False, "larger search")
-    if searched:
-        bullets.append(f"* **The acquisition search (§9).** bayes_opt's larger search against ours: {searched}.")
-    for method in NEW_METHODS:
-        cells = spread_cells(values, method, problems)
-        smaller = [label for label, (_, _, high) in cells.items() if high < 0]
-        larger = [label for label, (_, low, _) in cells.items() if low > 0]
-        bullets.append(f"* **{method}'s precision (Table 4).** Its SD of the final regret is smaller (the bootstrap interval of the SD ratio below 1) "
-                       f"than the baseline's in {len(smaller)} of {len(cells)} cells"
-                       + (f" ({', '.join(smaller)})" if smaller else "") + f" and larger in {len(larger)}"
-                       + (f" ({', '.join(larger)})" if larger else "")
-                       + f". Verdict: {claims.verdicts_of(verdicts, [f'precise-{method}'])}.")
-    sup = run_values(table, "beta", "regret")
-    if not sup.empty:
-        parts = []
-        for method in ("GP-UCB+", "GP-UCB"):
-            found = {problem: _paired(_by_seed(values[values["problem"] == problem], method),
-                                      _by_seed(sup[sup["problem"] == problem], method), higher_is_better=False)
-                     for problem in problems}
-            found = {problem: comparison for problem, comparison in found.items() if comparison is not None}
-            parts.append(f"{method}: TWO better than SUP (the interval of the ratio below 1) on "
-                         f"{sum(stats.interval_side(c) == 'better' for c in found.values())} of {len(found)} "
-                         f"functions (wins: "
-                         + ", ".join(f"{problem} {c.wins} of {c.n}" for problem, c in found.items()) + ")")
-        bullets.append(f"* **β (Fig. 5).** {'; '.join(parts)}. Verdicts: "
-                       f"{claims.verdicts_of(verdicts, ['beta-plus', 'beta-ucb'])}.")
-    return bullets
-
-
-def _random_forest_bullet(table, verdicts):
-    cumulative, late = random_forest_cumulative(table), late_instantaneous_error(table)
-    if cumulative.empty:
-        return None
-    problems = sorted(set(cumulative["problem"]))
-    tallies = [f"{method}: cumulative error {_tally(_versus(cumulative, method, problems, BASELINES, False))}; "
-               f"last third {_tally(_versus(late, method, problems, BASELINES, False))}" for method in NEW_METHODS]
-    means = cumulative.groupby("method")["value"].mean()
-    evaluated = experiment.cumulative_test_error(table)["test_mse"].dropna()
-    low, high = np.percentile(evaluated, [5, 95])
-    text = (f"* **Random forest (Table 2, Figs. 3, 6; diabetes substitute; measured, not judged).** The test MSE of "
-            f"every evaluated point lies between {low:.3f} and {high:.3f} (5th and 95th percentiles over all runs): "
-            f"the substitute's landscape is nearly flat. {'. '.join(tallies)}. Mean cumulative "
-            f"test MSE: new methods {means.reindex(NEW_METHODS).min():.1f}-{means.reindex(NEW_METHODS).max():.1f}, "
-            f"baselines {means.reindex(BASELINES).min():.1f}-{means.reindex(BASELINES).max():.1f}.")
-    scaled, outcome = _ablation_outcomes(table, "scaling_ablation", "random_forest", "cumulative_error", False,
-                                         "unit inputs")
-    if scaled is not None:
-        order = scaled.set_index("method")["unit inputs"].sort_values()
-        text += (f" With inputs mapped to [0, 1] (§9): {outcome}; the means from smallest to largest: "
-                 + ", ".join(f"{method} {value:.1f}" for method, value in order.items()) + ".")
-    rf_ids = [f"rf-{kind}-{method}" for kind in ("cumulative", "instantaneous") for method in NEW_METHODS]
-    return text + f" Verdicts: {claims.verdicts_of(verdicts, rf_ids)}."
-
-
-def _sprinkler_bullet(table, verdicts):
-    values = sprinkler_values(table)
-    if values.empty:
-        return None
-    problems = sorted(set(values["problem"]))
-    against = {f"{method} vs {label}": found for method in NEW_METHODS
-               for label, found in _versus(values, method, problems, BASELINES, True).items()}
-    not_worse = sum(judging.judge_cell(found, "no worse", judging.DEFAULT_MARGIN).judgement == "supported"
-                    for found in against.values())
-    means = values.groupby("method")["value"].mean()
-    numbers = claims.load_paper_numbers(experiment.PAPER)
-    paper = pd.Series({method: claims.paper_number(numbers, "table3", method=method).value for method in means.index})
-    below = paper - means
-    text = (f"* **Sprinkler (Table 3, Fig. 4).** The new methods are no worse than a baseline within a factor 1.1 "
-            f"(the interval of the ratio of means) in {not_worse} of {len(against)} cells and better (the interval "
-            f"beyond 1) in {sum(stats.interval_side(found) == 'better' for found in against.values())}. The largest mean is {means.idxmax()}'s "
-            f"({means.max():.1f}; EXPLOIT+ {means['EXPLOIT+']:.1f}). Our six means lie {below.min():.1f} to "
-            f"{below.max():.1f} below the paper's.")
-    scaled, outcome = _ablation_outcomes(table, "scaling_ablation", "sprinkler", "best_so_far", True, "unit inputs")
-    if scaled is not None:
-        unit = scaled.set_index("method")["unit inputs"]
-        text += (f" With inputs mapped to [0, 1] (§9): {outcome}; the means are {unit.min():.1f}-{unit.max():.1f} "
-                 f"against the paper's {paper.min():.1f}-{paper.max():.1f}.")
-    ids = ["sprinkler-competitive", "sprinkler-exploit-plus-largest", "sprinkler-values"]
-    return text + f" Verdicts: {claims.verdicts_of(verdicts, ids)}."
-
-
-def findings(table, params, verdicts):
-    """What the numbers show (:func:`common.claims.findings_markdown`), from the tidy ``table`` of runs, the
-    resolved ``params`` and the ``verdicts`` of :func:`judge` on the same runs; each block with the scale it ran at."""
-    return claims.findings_markdown(claims.scales_ran(what_ran(params)), [
-        _fill_bullet(table, verdicts), *_benchmark_bullets(table, params, verdicts),
-        _random_forest_bullet(table, verdicts), _sprinkler_bullet(table, verdicts)])

@@ -155,7 +155,7 @@ def fold_solutions(doctree):
 #: The first line of a cell that nbval checks (its output is compared), a marker for the tests, not for readers.
 TEST_MARKER = re.compile(r"^# NBVAL_\w+[^\n]*\n")
 #: The source of the cell that prints a paper's verdict table.
-VERDICT_TABLE_SOURCE = "claims.show_table(verdict_table)"
+VERDICT_TABLE_SOURCE = "verdict_tables.show_table(verdict_table)"
 
 
 def _drop_test_marker(cell):
