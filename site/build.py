@@ -802,6 +802,7 @@ def stage(source_dir):
             "modules": modules, "counts": entry["counts"], "has_verdicts": bool(entry["verdicts"]),
             "lesson": entry["lesson"],
             "figure_links": linker.notebook_links(json.loads(raw)),
+            "folded": folded_headings(json.loads(raw)),
         }
     write_if_changed(source_dir / "companion.json", json.dumps({"notebooks": notebooks}, indent=1, sort_keys=True))
     write_if_changed(source_dir / "index.md", landing_page(entries, source_dir))
@@ -857,6 +858,26 @@ def drop_unused_assets(html_dir):
             trimmed = SEARCH_SCRIPTS.sub("", trimmed)
         if trimmed != text:
             page.write_text(trimmed, encoding="utf-8")
+
+
+#: JupyterLab's mark of a collapsed heading, kept in the markdown cell's metadata: the notebook opens with that
+#: section folded, and the site folds it too.
+COLLAPSED = "jp-MarkdownHeadingCollapsed"
+
+
+def folded_headings(notebook):
+    """The text of each heading a notebook keeps collapsed (:data:`COLLAPSED`): the first heading of each such
+    markdown cell, without its ``#`` marks."""
+    folded = []
+    for cell in notebook["cells"]:
+        if cell["cell_type"] != "markdown" or not cell.get("metadata", {}).get(COLLAPSED):
+            continue
+        source = "".join(cell["source"])
+        heading = next((line for line in source.splitlines() if line.startswith("#")), None)
+        if heading is None:
+            raise ValueError(f"a markdown cell marked {COLLAPSED} has no heading to fold under: {source[:60]!r}")
+        folded.append(heading.lstrip("#").strip())
+    return folded
 
 
 def build(out, jobs=1, quiet=True):

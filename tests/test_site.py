@@ -412,8 +412,8 @@ const verdicts = document.querySelector("div.cell.verdict-table table");
 return {
   markers: document.body.innerText.includes("NBVAL_"),
   column: column.getBoundingClientRect().width,
-  tables: Array.from(document.querySelectorAll("div.cell_output table")).map(table => {
-    const box = table.getBoundingClientRect(); return [box.width, box.height]; }),
+  height: document.documentElement.scrollHeight,
+  closedFolds: document.querySelectorAll("details.folded-section:not([open]), details.folded-output:not([open])").length,
   unfolded: Array.from(document.querySelectorAll("div.cell div.cell_input pre")).filter(
     pre => lines(pre) > 15 && !pre.closest("details.folded-code, details.solution")).length,
   openFolds: document.querySelectorAll("details.folded-code[open]").length,
@@ -432,34 +432,75 @@ return {
 """
 
 
-def test_paper_pages_are_readable(server, browser):
-    """No test marker shown, no output table wider than the text column or taller than 3,000 px, every code cell
-    longer than 15 lines folded (a lesson's solution, folded whole, counts), the verdict table as four columns with
-    a link to the paper's scorecard, and every figure a link to its full size (a lesson's player excepted: its
-    slider changes the image), with a <figcaption> and alt text that is not a file name."""
+#: A laptop's screen, at which a paper page is measured.
+LAPTOP = (1366, 768)
+#: The longest a paper page may be with its folds closed, at :data:`LAPTOP`.
+PAPER_PAGE_HEIGHT = 15_000
+#: With every fold open: each output table's content (not its box) against the text column, and every element of
+#: the page that scrolls inside it.
+_CONTENT = """
+document.querySelectorAll("details").forEach(fold => { fold.open = true; });
+const column = document.querySelector("article.bd-article") || document.body;
+return {
+  column: column.getBoundingClientRect().width,
+  tables: Array.from(document.querySelectorAll("div.cell_output table")).map(table => table.scrollWidth),
+  scrolling: Array.from(column.querySelectorAll("*")).filter(element => {
+    const style = getComputedStyle(element);
+    return /auto|scroll/.test(style.overflowX + style.overflowY) && element.offsetParent !== null
+      && (element.scrollWidth > element.clientWidth + 1 || element.scrollHeight > element.clientHeight + 1);
+  }).map(element => element.tagName.toLowerCase() + "." + String(element.className).split(" ")[0]),
+};
+"""
+
+
+def _loaded(browser):
+    """Wait until every image of the page has loaded (a page's height counts its figures) and MathJax has typeset."""
     from selenium.webdriver.support.ui import WebDriverWait
 
+    WebDriverWait(browser, 60).until(lambda driver: driver.execute_script(
+        "return document.readyState === 'complete' && Array.from(document.images).every(image => image.complete)"
+        " && !document.querySelector('.MathJax_Processing, mjx-container:empty')"))
+
+
+def test_paper_pages_are_readable(server, browser):
+    """At a laptop's 1,366 x 768: a paper page (and the arena's) at most 15,000 px long with its folds closed (the
+    sections and outputs its notebook keeps collapsed); with every fold open, no output table whose content is wider
+    than the text column and nothing that scrolls inside the page. On every notebook page: no test marker shown,
+    every code cell longer than 15 lines folded (a lesson's solution, folded whole, counts), the verdict table as
+    four columns with a link to the paper's scorecard, and every figure a link to its full size (a lesson's player
+    excepted: its slider changes the image), with a <figcaption> and alt text that is not a file name."""
     from common.experiments import NOTEBOOKS, load_experiment
 
-    for key in NOTEBOOKS:
-        page = f"notebooks/{Path(load_experiment(key).NOTEBOOK).stem}.html"
-        _open(browser, f"{server}/{page}")
-        WebDriverWait(browser, 30).until(lambda driver: driver.execute_script(
-            "return document.readyState === 'complete'"))
-        found = browser.execute_script(_READABLE)
-        assert not found["markers"], f"{page} shows a test marker (NBVAL_...)"
-        too_wide = [width for width, _ in found["tables"] if width > found["column"] + 1]
-        too_tall = [height for _, height in found["tables"] if height > 3000]
-        assert not too_wide and not too_tall, f"{page}: tables {too_wide} px wide in a {found['column']:.0f} px " \
-                                              f"column, or {too_tall} px tall"
-        assert found["unfolded"] == 0 and found["openFolds"] == 0, f"{page}: long code cells not folded"
-        assert found["unlinkedFigures"] == 0, f"{page}: figures that do not open at full size"
-        assert found["uncaptioned"] == 0, f"{page}: {found['uncaptioned']} figures without a <figcaption>"
-        assert found["altIsAPath"] == 0, f"{page}: {found['altIsAPath']} figures whose alt text is a file name"
-        if key != "bo_basics" and getattr(load_experiment(key), "KIND", None) != "lesson":
-            assert found["verdictColumns"] == ["id", "figure", "verdict", "effect"], \
-                f"{page}: the verdict table shows {found['verdictColumns']}"
-            assert found["scorecardLink"] and found["scorecardLink"][0].endswith(f"scorecard.html?paper={key}")
+    browser.set_window_size(*LAPTOP)
+    try:
+        for key in NOTEBOOKS:
+            _check_readable(server, browser, key, load_experiment(key))
+    finally:
+        browser.set_window_size(*WINDOW)
+
+
+def _check_readable(server, browser, key, experiment):
+    page = f"notebooks/{Path(experiment.NOTEBOOK).stem}.html"
+    _open(browser, f"{server}/{page}")
+    _loaded(browser)
+    found = browser.execute_script(_READABLE)
+    a_paper = key != "bo_basics" and getattr(experiment, "KIND", None) != "lesson"
+    if a_paper:
+        assert found["closedFolds"] > 0 and found["height"] <= PAPER_PAGE_HEIGHT, \
+            f"{page}: {found['height']} px long with its {found['closedFolds']} folds closed, above {PAPER_PAGE_HEIGHT}"
+    content = browser.execute_script(_CONTENT)
+    too_wide = [width for width in content["tables"] if width > content["column"] + 1]
+    assert not too_wide, f"{page}: tables {too_wide} px wide in a {content['column']:.0f} px column"
+    assert not content["scrolling"], f"{page}: {content['scrolling']} scroll inside the page"
+    assert not found["markers"], f"{page} shows a test marker (NBVAL_...)"
+    assert found["unfolded"] == 0 and found["openFolds"] == 0, f"{page}: long code cells not folded"
+    assert found["unlinkedFigures"] == 0, f"{page}: figures that do not open at full size"
+    assert found["uncaptioned"] == 0, f"{page}: {found['uncaptioned']} figures without a <figcaption>"
+    assert found["altIsAPath"] == 0, f"{page}: {found['altIsAPath']} figures whose alt text is a file name"
+    if a_paper:
+        assert found["verdictColumns"] == ["id", "figure", "verdict", "effect"], \
+            f"{page}: the verdict table shows {found['verdictColumns']}"
+        assert found["scorecardLink"] and found["scorecardLink"][0].endswith(f"scorecard.html?paper={key}")
 
 
 def _lesson_pages():

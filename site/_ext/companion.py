@@ -18,7 +18,10 @@ functions) that the cell uses. This extension
   verdict and effect columns, and puts under it a link to the paper's claims on the scorecard, where each has its
   reason;
 * folds every cell tagged ``solution`` (a lesson's exercise solutions, which myst-nb marks ``tag_solution``) into a
-  closed ``<details>`` that the student opens after trying, without any script.
+  closed ``<details>`` that the student opens after trying, without any script;
+* folds every section whose heading the notebook keeps collapsed (JupyterLab's ``jp-MarkdownHeadingCollapsed``,
+  listed in ``companion.json``) into a closed ``<details>`` under its title, and the output of every cell it keeps
+  collapsed (``jupyter.outputs_hidden``) into a closed ``<details>``.
 """
 import html
 import json
@@ -84,6 +87,8 @@ def add_links(app, doctree, docname):
         cell.parent.insert(cell.parent.index(cell) + 1, line)
 
     fold_solutions(doctree)
+    fold_sections(doctree, page.get("folded", ()))
+    fold_outputs(doctree)
     section = next(iter(doctree.findall(nodes.section)), None)
     if section is None:
         return
@@ -150,6 +155,65 @@ def fold_solutions(doctree):
         cell.parent.insert(cell.parent.index(cell), opening)
         cell.parent.insert(cell.parent.index(cell) + 1, nodes.raw("", "</details>\n", format="html"))
     return len(cells)
+
+
+def _plain(heading):
+    """A heading as words: the markdown's marks (math dollars, backquotes, stars) and typographic quotes set aside, so
+    that the notebook's source and the page's title compare."""
+    text = heading.translate(str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'}))
+    return " ".join(re.sub(r"[$`*]", "", text).split())
+
+
+def fold_sections(doctree, headings):
+    """Put the body of each section titled by one of ``headings`` (the notebook's collapsed headings) into a closed
+    ``<details class="folded-section">`` under its title, whose summary says what it holds; return how many.
+
+    Raises
+    ------
+    ValueError
+        If a heading names no section of the page (a renamed heading would otherwise unfold silently).
+    """
+    wanted = {_plain(heading) for heading in headings}
+    sections = [section for section in doctree.findall(nodes.section)
+                if section.children and isinstance(section[0], nodes.title) and _plain(section[0].astext()) in wanted]
+    missing = wanted - {_plain(section[0].astext()) for section in sections}
+    if missing:
+        raise ValueError(f"collapsed heading(s) {sorted(missing)} match no section of the page")
+    for section in sections:
+        tables = sum(1 for _ in section.findall(nodes.table))
+        figures = sum(1 for _ in section.findall(nodes.image))
+        holds = ", ".join(f"{count} {name}{'s' if count != 1 else ''}"
+                          for count, name in ((figures, "figure"), (tables, "table")) if count)
+        summary = "Open this section" + (f" ({holds})" if holds else "")
+        section.insert(1, nodes.raw("", f'<details class="folded-section"><summary>{summary}</summary>\n',
+                                    format="html"))
+        section.append(nodes.raw("", "</details>\n", format="html"))
+    return len(sections)
+
+
+#: The cell metadata that names a folded output in its summary (else the output's first words name it).
+FOLD_SUMMARY = "fold_summary"
+
+
+def fold_outputs(doctree):
+    """Put the output of each code cell the notebook keeps collapsed (JupyterLab's ``jupyter.outputs_hidden``) into a
+    closed ``<details class="folded-output">``, whose summary is the cell's :data:`FOLD_SUMMARY` or else the output's
+    first words up to a colon or a bracket (e.g. "What the numbers show"); return how many."""
+    folded = 0
+    for cell in list(doctree.findall(nodes.container)):
+        if cell.get("nb_element") != "cell_code" or not cell.get("cell_metadata", {}).get("jupyter", {}).get(
+                "outputs_hidden"):
+            continue
+        output = next((child for child in cell.children if child.get("nb_element") == "cell_code_output"), None)
+        if output is None:
+            continue
+        first = cell["cell_metadata"].get(FOLD_SUMMARY) or re.split(r"[:(]", output.astext().strip(), maxsplit=1)[0]
+        summary = f"Open: {html.escape(first.strip()[:80])}"
+        output.parent.insert(output.parent.index(output), nodes.raw(
+            "", f'<details class="folded-output"><summary>{summary}</summary>\n', format="html"))
+        output.parent.insert(output.parent.index(output) + 1, nodes.raw("", "</details>\n", format="html"))
+        folded += 1
+    return folded
 
 
 #: The first line of a cell that nbval checks (its output is compared), a marker for the tests, not for readers.
