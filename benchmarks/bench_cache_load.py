@@ -8,7 +8,7 @@ times each, and the median is printed with the files and bytes of each layout. T
 never changed. With ``--record`` the table goes to ``benchmarks/results/cache_load.csv``, beside the committed
 cache's own file count and bytes. Run it on a quiet machine, from the repository root:
 
-    python benchmarks/bench_cache_load.py --record     # about 5 minutes on 2 cores
+    python benchmarks/bench_cache_load.py --record     # about 10 minutes on 2 cores (10.5 min on 2026-12-07)
 """
 from common import _threads  # noqa: F401  (one BLAS thread, before numpy loads)
 
