@@ -80,8 +80,10 @@ KERNEL_EXIT_SECONDS = 15
 JUPYTER_KERNEL_DISPLAY_NAME = "Python 3 (ipykernel)"
 
 
-class Interrupted(Exception):
-    """Ctrl-C or SIGTERM arrived; raised so that every clean-up on the way out runs."""
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C or SIGTERM arrived; raised so that every clean-up on the way out runs. A KeyboardInterrupt, so that
+    no ``except Exception`` on the way (the store's, which counts an unreadable pack as damaged) takes it for an
+    error."""
 
 
 def _positive_int(text):

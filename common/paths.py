@@ -48,6 +48,7 @@ _PAPER_KEY = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
 @functools.lru_cache(maxsize=1)
+@functools.cache
 def repo_root():
     """Root folder of the repository (the parent of the ``common`` package)."""
     return Path(__file__).resolve().parent.parent
@@ -68,8 +69,15 @@ def check_paper_key(paper_key):
 
 
 def _root_from_environment(variable, default):
+    """The folder ``$variable`` names, else ``default``, a folder relative to the repository's root."""
     value = os.environ.get(variable)
-    return _resolved(value) if value else default
+    return _resolved(value) if value else _in_repository(repo_root(), default)
+
+
+@functools.lru_cache(maxsize=32)
+def _in_repository(root, relative):
+    # One Path object per folder: a grid's look-ups ask for it thousands of times, and its hash is kept.
+    return root / relative
 
 
 @functools.lru_cache(maxsize=32)
@@ -80,7 +88,7 @@ def _resolved(path):
 
 def results_root():
     """Folder holding one result folder per paper (``data/results`` or ``$BO_RESULTS_ROOT``)."""
-    return _root_from_environment(RESULTS_ROOT_VARIABLE, repo_root() / "data" / "results")
+    return _root_from_environment(RESULTS_ROOT_VARIABLE, "data/results")
 
 
 def results_dir(paper_key):
@@ -118,7 +126,7 @@ def reads_foreign_cache():
 
 def figures_root():
     """Folder holding one figure folder per paper (``figures`` or ``$BO_FIGURES_ROOT``)."""
-    return _root_from_environment(FIGURES_ROOT_VARIABLE, repo_root() / "figures")
+    return _root_from_environment(FIGURES_ROOT_VARIABLE, "figures")
 
 
 def figures_dir(paper_key):
@@ -138,7 +146,7 @@ def output_dir(paper_key, configuration_name):
 
 def output_root():
     """Folder of the untracked outputs (``output`` or ``$BO_OUTPUT_ROOT``)."""
-    return _root_from_environment(OUTPUT_ROOT_VARIABLE, repo_root() / "output")
+    return _root_from_environment(OUTPUT_ROOT_VARIABLE, "output")
 
 
 def notebooks_dir():

@@ -82,14 +82,24 @@ def write_pack(path, runs):
 def read_header(path):
     """The header of a pack: ``{"format", "dtypes", "runs"}`` (see the module docstring); arrays are not read."""
     with np.load(path, allow_pickle=False) as npz:
-        header = json.loads(npz["header"].tobytes().decode())
+        return _parsed_header(npz)
+
+
+def _parsed_header(npz):
+    header = json.loads(npz["header"].tobytes().decode())
     if header.get("format") != PACK_FORMAT:
         raise ValueError(f"pack format {header.get('format')!r}, expected {PACK_FORMAT}")
     return header
 
 
-def read_pack(path):
+def read_pack(path, header=None):
     """Every run of a pack, in the order written.
+
+    Parameters
+    ----------
+    path : path
+    header : dict, optional
+        The pack's header as :func:`read_header` returned it, so that it is not parsed twice; None reads it.
 
     Returns
     -------
@@ -98,9 +108,7 @@ def read_pack(path):
         are read-only views into the pack's columns.
     """
     with np.load(path, allow_pickle=False) as npz:
-        header = json.loads(npz["header"].tobytes().decode())
-        if header.get("format") != PACK_FORMAT:
-            raise ValueError(f"pack format {header.get('format')!r}, expected {PACK_FORMAT}")
+        header = _parsed_header(npz) if header is None else header
         columns = [npz[f"c{column}"] for column in range(len(header["dtypes"]))]
     for column, dtype in zip(columns, header["dtypes"]):
         if column.dtype.str != dtype or column.ndim != 1:

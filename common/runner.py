@@ -218,14 +218,18 @@ def _check_importable(run_fn):
 
 
 def _unique_configs(configs):
+    """``({key: config}, {key: (key, config_json)})`` of a grid's distinct configurations, each validated and
+    serialized once (:func:`common.store.keyed`)."""
     if isinstance(configs, dict) or not hasattr(configs, "__iter__"):
         raise TypeError(f"configs must be a list of configuration dicts; got {type(configs).__name__}")
-    unique = {}
+    unique, serialized = {}, {}
     for config in configs:
-        unique.setdefault(store.run_key(config), config)  # run_key validates the configuration
+        key_and_json = store.keyed(config)  # validates the configuration
+        if key_and_json[0] not in unique:
+            unique[key_and_json[0]], serialized[key_and_json[0]] = config, key_and_json
     if not unique:
         raise ValueError("configs is empty; the grid has no runs")
-    return unique
+    return unique, serialized
 
 
 @dataclass
@@ -396,12 +400,13 @@ def run_grid(configs, run_fn, *, n_jobs=None, dask_address=None, progress=True, 
     n_workers = check_backend(n_jobs, dask_address)
     _check_importable(run_fn)
     version = code_version(run_fn)
-    unique = _unique_configs(configs)
+    unique, serialized = _unique_configs(configs)
     kernels = computing_kernels(dask_address)
 
     runs, missing = {}, []
     for key, config in unique.items():
-        run, state, reason = (None, "missing", "") if recompute else store.lookup(config, version, kernels)
+        run, state, reason = ((None, "missing", "") if recompute
+                              else store.lookup(config, version, kernels, serialized=serialized[key]))
         if reason:  # a stale or corrupt file; a corrupt one stays named while a sound run elsewhere is loaded
             kind = "stale" if state == "stale" else "corrupt"
             _counts[kind].append(f"{key}: {reason}")
@@ -590,7 +595,7 @@ def estimate_cost(configs, run_fn=None, paper_key=None):
     -------
     CostEstimate
     """
-    unique = _unique_configs(configs)
+    unique, _ = _unique_configs(configs)
     version = None if run_fn is None else code_version(run_fn)
     # The grid's own files first: a complete grid's estimate depends on them alone (see common.provenance).
     missing = {key: config for key, config in unique.items() if run_records.record_of(config, version) is None}

@@ -189,11 +189,12 @@ def validate_config(config, serialized=False):
 
 def run_key(config):
     """Key of a run: readable prefix (experiment, problem, method, seed) + hash of the whole config."""
-    return _key_and_json(config)[0]
+    return keyed(config)[0]
 
 
-def _key_and_json(config):
-    """The run key of ``config`` and its canonical JSON text, serialized once."""
+def keyed(config):
+    """The run key of ``config`` (:func:`run_key`) and its canonical JSON text, serialized once: give them to
+    :func:`lookup` as ``serialized`` where a grid already computed them."""
     config_json = validate_config(config, serialized=True)
     parts = [str(config[name]) for name in _KEY_PREFIX_FIELDS if isinstance(config.get(name), (str, int))]
     parts.append(f"s{config['seed']}")
@@ -220,9 +221,9 @@ def cache_kernels(root=None):
 
 def numeric_record(root=None):
     """The record :data:`NUMERIC_RECORD` of a cache as a dict, or None where it has none (see :func:`cache_kernels`)."""
-    path = (paths.results_root() if root is None else Path(root)) / NUMERIC_RECORD
+    path = _record_path(paths.results_root() if root is None else Path(root))
     try:
-        record = json.loads(_record_text(path, path.stat().st_mtime_ns))
+        record = _parsed_record(path, path.stat().st_mtime_ns)
     except FileNotFoundError:
         return None
     except (OSError, ValueError) as exc:
@@ -230,13 +231,18 @@ def numeric_record(root=None):
     if not isinstance(record, dict) or not isinstance(record.get("kernels"), str):
         raise ValueError(f"the cache's record {path} must be a JSON object with a 'kernels' name; restore it with "
                          f"`git checkout -- {path}`")
-    return record
+    return dict(record)
 
 
 @functools.lru_cache(maxsize=16)
-def _record_text(path, modified):
-    # Read once per version of the file: every run file written before runs recorded their kernels asks for it.
-    return path.read_text()
+def _record_path(root):
+    return root / NUMERIC_RECORD
+
+
+@functools.lru_cache(maxsize=16)
+def _parsed_record(path, modified):
+    # Read once per version of the file: every run written before runs recorded their kernels asks for it.
+    return json.loads(path.read_text())
 
 
 def results_root_for(kernels):
@@ -306,14 +312,11 @@ def _trace_names(arrays):
 
 
 def _checksum(config_json, meta_json, arrays):
-    digest = hashlib.sha256()
-    digest.update(config_json.encode())
-    digest.update(meta_json.encode())
+    parts = [config_json.encode(), meta_json.encode()]
     for name in sorted(arrays):
         array = arrays[name]
-        digest.update(f"|{name}|{array.dtype.str}|{array.shape}|".encode())
-        digest.update(array.tobytes())
-    return digest.hexdigest()
+        parts += f"|{name}|{array.dtype.str}|{array.shape}|".encode(), array.tobytes()
+    return hashlib.sha256(b"".join(parts)).hexdigest()  # one call: a grid checks thousands of small runs
 
 
 @functools.lru_cache(maxsize=1)
@@ -488,13 +491,19 @@ def _verified_run(key, config_json, meta_json, stored_checksum, arrays, path, ca
 def _pack_contents(path, stamp):
     """``{key: (config_json, meta_json, checksum, arrays)}`` of a pack; ``stamp`` (size, modification time) keys the
     cache, so a pack replaced on disk is read again."""
-    return {key: parts for key, *parts in run_packs.read_pack(path)}
+    return {key: parts for key, *parts in run_packs.read_pack(path, _read_header(path, stamp))}
+
+
+@functools.lru_cache(maxsize=64)
+def _read_header(path, stamp):
+    # Parsed once per version of a pack: both the index of keys and the runs' contents are read from it.
+    return run_packs.read_header(path)
 
 
 @functools.lru_cache(maxsize=64)
 def _pack_header(path, stamp):
     """``{key: header entry}`` of a pack (its runs' configurations and metadata, not their arrays)."""
-    return {entry["key"]: entry for entry in run_packs.read_header(path)["runs"]}
+    return {entry["key"]: entry for entry in _read_header(path, stamp)["runs"]}
 
 
 def pack_paths(paper_folder):
@@ -555,8 +564,8 @@ def _pack_problem(path, exc):
     return f"{path}: unreadable pack ({type(exc).__name__}: {exc}); restore it with `git checkout -- {path}`"
 
 
-def _read_packed(config, root, code_version):
-    """Look ``config`` up in the packs of its paper's folder under ``root``.
+def _read_packed(config, root, code_version, serialized):
+    """Look ``config`` up in the packs of its paper's folder under ``root`` (``serialized``: its :func:`keyed`).
 
     Returns
     -------
@@ -565,7 +574,7 @@ def _read_packed(config, root, code_version):
         ``(state, reason)`` for a run found damaged or stale, or for a pack that cannot be read (whose runs are
         unknown, so every run not found elsewhere is reported with it).
     """
-    key, config_json = _key_and_json(config)
+    key, config_json = serialized
     folder = _pack_folder(root, config["paper"])
     listed = _listing_stamp(folder)
     if listed is None:
@@ -630,7 +639,7 @@ def _warn_stale(reason):
                   StaleResultWarning, stacklevel=3)
 
 
-def lookup(config, code_version=None, kernels=None, root=None):
+def lookup(config, code_version=None, kernels=None, root=None, *, serialized=None):
     """The stored run of ``config`` and its state, without warnings.
 
     Looks in the cache's packs, its run files, then where runs computed under ``kernels`` are written (see
@@ -646,6 +655,9 @@ def lookup(config, code_version=None, kernels=None, root=None):
         The kernels that would compute the run (default: this process's, ``process_versions()["kernels"]``).
     root : path, optional
         A cache of its own to look in instead (see :func:`run_path`).
+    serialized : tuple, optional
+        ``(key, config_json)`` of ``config`` as :func:`keyed` gave them, so that a grid's look-ups serialize each
+        configuration once; None computes them.
 
     Returns
     -------
@@ -657,7 +669,8 @@ def lookup(config, code_version=None, kernels=None, root=None):
         the state is ``"ok"`` (the run was found sound where runs computed under ``kernels`` go), with how to
         repair it: no recomputed run replaces it.
     """
-    run, problem = _read_packed(config, paths.results_root() if root is None else Path(root), code_version)
+    run, problem = _read_packed(config, paths.results_root() if root is None else Path(root), code_version,
+                                keyed(config) if serialized is None else serialized)
     if run is not None:
         return run, "ok", ""
     kernels = process_versions()["kernels"] if kernels is None else kernels
@@ -742,7 +755,7 @@ def _column_order(runs):
         for name in run.traces:
             trace_names.setdefault(name, None)
         for name, value in run.result.items():
-            if np.ndim(value) == 0:
+            if not isinstance(value, np.ndarray) or value.ndim == 0:
                 scalar_names.setdefault(name, None)
     clashes = set(config_names) & (set(trace_names) | set(scalar_names))
     if clashes:
@@ -789,7 +802,9 @@ def tidy_table(runs):
         columns[name] = per_run_constant([run.result.get(name) for run in runs])
     columns["run_seconds"] = per_run_constant([run.wall_time for run in runs])
     columns["run_cpu_seconds"] = per_run_constant([run.cost_seconds for run in runs])
-    return pd.DataFrame(columns)
+    # Every column is a new array made above, so the frame may hold them as they are: copying them into blocks of
+    # one dtype took two thirds of the time of loading a paper's grid.
+    return pd.DataFrame(columns, copy=False)
 
 
 def load_table(source):

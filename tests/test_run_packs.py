@@ -94,6 +94,21 @@ def test_a_damaged_pack_is_named_with_its_repair_and_its_runs_recomputed():
     pd.testing.assert_frame_equal(deterministic(original), deterministic(repaired), check_exact=True)
 
 
+def test_an_interrupt_while_a_pack_is_read_stops_the_job_instead_of_counting_the_pack_as_damaged(monkeypatch):
+    import reproduce  # its Interrupted is what SIGTERM raises in a job
+
+    configs = grid(n_seeds=1)
+    computed(configs)
+    pack_runs.pack_paper("toy", out=None)
+
+    def interrupted(*args, **kwargs):
+        raise reproduce.Interrupted("SIGTERM")
+
+    monkeypatch.setattr(run_packs, "read_header", interrupted)
+    with pytest.raises(reproduce.Interrupted):
+        store.lookup(configs[0])
+
+
 def test_a_tampered_run_in_a_pack_fails_its_checksum_and_only_it_is_recomputed(tmp_path):
     configs = grid(n_seeds=2)
     computed(configs)
