@@ -842,7 +842,25 @@ def final_rows(table):
     Its trace columns hold the run's final values (e.g. the final ``best_so_far``) and ``eval`` the run's
     length, so applying it again changes nothing.
     """
-    return table.loc[table.groupby("run_key")["eval"].idxmax()]
+    last = _last_rows_of_contiguous_runs(table)
+    return table.loc[table.groupby("run_key")["eval"].idxmax()] if last is None else table.iloc[last]
+
+
+def _last_rows_of_contiguous_runs(table):
+    """Positions of the final rows in ``run_key`` order where every run's rows lie together with ``eval`` rising, as
+    :func:`tidy_table` and filters of it leave them, else None. Judging a paper's claims asks for the final rows of
+    its table hundreds of times, and grouping a million keys took a third of it."""
+    keys, evals = table["run_key"].to_numpy(), table["eval"].to_numpy()
+    if len(keys) < 2 or not table.index.is_unique:
+        return None
+    starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
+    firsts = keys[starts]
+    within_a_run = np.ones(len(keys) - 1, dtype=bool)
+    within_a_run[starts[1:] - 1] = False
+    if len(set(firsts)) < len(firsts) or not np.all(np.diff(evals)[within_a_run] > 0):
+        return None
+    ends = np.append(starts[1:], len(keys)) - 1
+    return ends[np.argsort(firsts, kind="stable")]
 
 
 def cpu_hours(table, by="experiment"):

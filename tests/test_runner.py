@@ -214,6 +214,16 @@ def test_final_rows_keeps_the_last_evaluation_of_every_run():
     assert np.array_equal(finals["best_so_far"], table.groupby("run_key")["y"].max())
 
 
+@pytest.mark.parametrize("arrange", ["as loaded", "shuffled", "reversed", "a run's rows apart", "labels twice"])
+def test_final_rows_are_the_same_however_the_rows_are_arranged(arrange):
+    table = runner.run_grid(grid(n_seeds=3), toy_run, n_jobs=1, progress=False)
+    arranged = {"as loaded": table, "shuffled": table.sample(frac=1, random_state=0), "reversed": table.iloc[::-1],
+                "a run's rows apart": pd.concat([table.iloc[1:], table.iloc[:1]]),
+                "labels twice": pd.concat([table.iloc[:4], table.iloc[4:].set_axis(range(len(table) - 4))])}[arrange]
+    by_grouping = arranged.loc[arranged.groupby("run_key")["eval"].idxmax()]
+    pd.testing.assert_frame_equal(store.final_rows(arranged), by_grouping, check_exact=True)
+
+
 def test_final_rows_applied_twice_changes_nothing():
     finals = store.final_rows(runner.run_grid(grid(n_seeds=3), toy_run, n_jobs=1, progress=False))
     assert store.final_rows(finals).equals(finals)

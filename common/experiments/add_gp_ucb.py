@@ -31,6 +31,9 @@ Viola-Jones. A run stores f and the best value found so far.
 adds the fresh-seed runs of the committed confirmatory plan
 (:func:`confirmatory_grid`).
 """
+import hashlib
+import json
+
 import numpy as np
 import pandas as pd
 
@@ -550,8 +553,6 @@ def authors_code_runs(settings="library"):
     benchmarks/authors_add_gp_ucb.py) as ``(table, records)``: a tidy table like ours (method, seed, eval, f,
     simple_regret, average_regret; the initial points count) and the runs' records (for
     :func:`replay_authors_run`). Both are empty when no run is saved."""
-    import json
-
     records = [json.loads(path.read_text())
                for path in sorted((paths.repo_root() / "data" / "authors_code" / PAPER / settings).glob("*.json"))]
     frames = []
@@ -682,18 +683,21 @@ def from_authors_design(record, iterations, settings="authors", **choices):
     return np.minimum.accumulate(problem.optimal_value - np.asarray(loop.y))
 
 
-def from_authors_design_table(records, iterations=100, at=(25, 50, 100), **choices):
-    """Per method, the authors' runs beside ours from their own initial points and function (with ``choices``):
-    the mean simple regret S_T at T in ``at`` of each, the paired ratio (ours over theirs) with its 95 % interval,
-    and the runs whose S_T equals theirs (to 1e-9) at that T."""
+def from_authors_design_table(records, designs, at=(25, 50)):
+    """Per method, the authors' runs beside ours from their own initial points and function (the "authors_design"
+    runs of :func:`authors_run_grid`, in the tidy table ``designs``): the mean simple regret S_T at T in ``at`` of
+    each, the paired ratio (ours over theirs) with its 95 % interval, and the runs whose S_T equals theirs (to 1e-9)
+    at that T."""
+    designs = designs[designs["experiment"] == "authors_design"]
     rows = []
     for method in AUTHORS_DETAILS_METHODS:
         mine = [record for record in records if record["method"] == method]
         if not mine:
             continue
-        theirs = np.array([np.minimum.accumulate(record["optimum"] - np.asarray(record["values"]))[:N_INIT + iterations]
+        ours = np.array([designs.loc[(designs["method"] == method) & (designs["seed"] == record["seed"]),
+                                     "simple_regret"].to_numpy() for record in mine])
+        theirs = np.array([np.minimum.accumulate(record["optimum"] - np.asarray(record["values"]))[:ours.shape[1]]
                            for record in mine])
-        ours = np.array([from_authors_design(record, iterations, **choices) for record in mine])
         row = {"method": method, "runs": len(mine)}
         for T in at:
             comparison = stats.paired_comparison(ours[:, T - 1], theirs[:, T - 1], higher_is_better=False,
@@ -701,6 +705,71 @@ def from_authors_design_table(records, iterations=100, at=(25, 50, 100), **choic
             row.update({f"S_{T} authors' code": theirs[:, T - 1].mean(), f"S_{T} ours, their designs": ours[:, T - 1].mean(),
                         f"ratio at T={T}": str(comparison.effect),
                         f"same S_{T}": int((np.abs(ours[:, T - 1] - theirs[:, T - 1]) < 1e-9).sum())})
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+#: BO iterations §4 replays per run of the authors' code, and runs ours freely from its initial points.
+REPLAYED_ITERATIONS = 30
+DESIGN_ITERATIONS = 50
+#: The settings §4 replays under: without and with the two details of the authors' code (AUTHORS_DETAILS).
+REPLAY_SETTINGS = ("authors", "authors-code")
+
+
+def authors_run_grid(records, params):
+    """The runs §4 makes of the runs of the authors' code (those of :func:`replayed_records`), as configurations
+    of :func:`run_on_authors_run`, so that they are cached like every run: each replayed under every
+    REPLAY_SETTINGS (experiment "authors_replay", :func:`replay_authors_run`) and ours run freely from its initial
+    points under "authors-code" (experiment "authors_design", :func:`from_authors_design`). ``authors_run`` names
+    the record's content: a changed record is another run."""
+    configs = []
+    for record in replayed_records(records, params):
+        base = {"paper": PAPER, "method": record["method"], "seed": record["seed"],
+                "authors_run": _record_digest(record)}
+        configs += [{**base, "experiment": "authors_replay", "settings": settings,
+                     "iterations": REPLAYED_ITERATIONS} for settings in REPLAY_SETTINGS]
+        configs.append({**base, "experiment": "authors_design", "settings": "authors-code",
+                        "iterations": DESIGN_ITERATIONS})
+    return configs
+
+
+def _record_digest(record):
+    text = json.dumps({name: record[name] for name in ("method", "seed", "permutation", "queries", "values",
+                                                       "optimum")}, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def run_on_authors_run(config):
+    """One run of :func:`authors_run_grid`: a replay of a run of the authors' code (per iteration, the distance
+    from our proposal to their query and whether ours was moved off a repeated query) or ours from its initial
+    points (the simple regret after each query)."""
+    record = next((record for record in authors_code_runs()[1] if record["method"] == config["method"]
+                   and record["seed"] == config["seed"] and _record_digest(record) == config["authors_run"]), None)
+    if record is None:
+        raise LookupError(f"no saved run of the authors' code is {config['method']} seed {config['seed']} with "
+                          f"content {config['authors_run']}; benchmarks/authors_add_gp_ucb.py saves them")
+    if config["experiment"] == "authors_replay":
+        distances, moved = replay_authors_run(record, config["iterations"], settings=config["settings"])
+        return {"distance": distances, "moved": moved}
+    return {"simple_regret": from_authors_design(record, config["iterations"], settings=config["settings"])}
+
+
+def replay_counts(replays):
+    """Per replayed run of the authors' code (the "authors_replay" runs of :func:`authors_run_grid`, a tidy
+    table; None where there is none) and settings, the iterations at which ours proposes the authors' point, and
+    those at which our proposal repeated an earlier query and was moved off it by random noise (both codes do it,
+    with their own draws)."""
+    if replays is None:
+        return pd.DataFrame()
+    replays = replays[replays["experiment"] == "authors_replay"]
+    rows = []
+    for (method, seed), runs in replays.groupby(["method", "seed"], sort=False):
+        row = {"method": method, "seed": seed}
+        for settings in REPLAY_SETTINGS:
+            run = runs[runs["settings"] == settings]
+            moved = run["moved"].to_numpy().astype(bool)
+            row[f"same point, {settings}"] = int((run["distance"].to_numpy()[~moved] < 1e-9).sum())
+            row[f"moved by noise, {settings}"] = int(moved.sum())
         rows.append(row)
     return pd.DataFrame(rows)
 

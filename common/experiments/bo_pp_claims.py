@@ -137,8 +137,8 @@ def what_ran(params):
 def final_values(table, block_name):
     """One row per run of a block: problem, acquisition, tau0, seed and the final value of its metric."""
     block = BLOCKS[block_name]
-    runs = table[table["experiment"] == block.experiment]
-    last = final_rows(runs)
+    last = final_rows(table)  # before the filter, which would copy every row of the table
+    last = last[last["experiment"] == block.experiment]
     # reindex: a table without this block may lack its metric's column altogether.
     return last.reindex(columns=["problem", "acquisition", "tau0", "seed", block.column]).rename(
         columns={block.column: "value"})

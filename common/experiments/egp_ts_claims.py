@@ -106,10 +106,10 @@ def what_ran(params):
 # --------------------------------------------------------------------------- per-run values
 def final_values(table, block, column=None, batch_size=None):
     """One row per run of a block: problem, method, seed and its final scored value (or ``column``)."""
-    runs = table[table["experiment"] == block]
+    last = final_rows(table)  # before the filters, which would copy every row of the table
+    last = last[last["experiment"] == block]
     if batch_size is not None:
-        runs = runs[runs["batch_size"] == batch_size] if "batch_size" in runs else runs.iloc[:0]
-    last = final_rows(runs)
+        last = last[last["batch_size"] == batch_size] if "batch_size" in last else last.iloc[:0]
     column = column or experiment.SCORED[block][0]
     return last.reindex(columns=["problem", "method", "seed", column]).rename(columns={column: "value"})
 

@@ -87,8 +87,8 @@ def what_ran(params):
 def final_values(table, block, column):
     """One row per run of a block: problem, method, seed and the last checkpoint's ``column``; epsilon-greedy at
     its tuned setting (:func:`~common.experiments.mini_gp_opt.with_tuned_epsilon_greedy`)."""
-    runs = table[table["experiment"] == block]
-    last = experiment.with_tuned_epsilon_greedy(final_rows(runs))
+    last = final_rows(table)  # before the filter, which would copy every row of the table
+    last = experiment.with_tuned_epsilon_greedy(last[last["experiment"] == block])
     return last.reindex(columns=["problem", "method", "seed", column]).rename(columns={column: "value"})
 
 
