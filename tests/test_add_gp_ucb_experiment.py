@@ -357,3 +357,31 @@ def test_section_4_replays_each_methods_lowest_seeds_of_the_authors_runs(replays
     for method in experiment.AUTHORS_DETAILS_METHODS:
         seeds = sorted(record["seed"] for record in records if record["method"] == method)
         assert sorted(record["seed"] for record in chosen if record["method"] == method) == seeds[:replays]
+
+
+@pytest.mark.parametrize("experiment_name", ["authors_replay", "authors_design"])
+def test_a_cached_run_on_an_authors_run_recomputes_to_the_same_numbers(experiment_name, monkeypatch):
+    """§4's replays and runs from the authors' designs are read from the committed cache: the first of each
+    recomputes to the stored arrays, bit for bit where this process computes as the run did (the same BLAS kernels
+    and numpy loops), else to 1e-6."""
+    from common import paths, store
+    from common.notebook import configuration
+
+    monkeypatch.delenv(paths.RESULTS_ROOT_VARIABLE, raising=False)  # the committed cache
+    grid = experiment.authors_run_grid(experiment.authors_code_runs()[1], configuration(experiment))
+    config = next(config for config in grid if config["experiment"] == experiment_name)
+    stored = store.load_run(config)
+    versions = store.process_versions()
+    same_numerics = stored.kernels == versions["kernels"] and stored.versions.get("numpy_simd") == versions["numpy_simd"]
+    for name, value in experiment.run_on_authors_run(config).items():
+        if same_numerics:
+            np.testing.assert_array_equal(value, stored.result[name], err_msg=name)
+        else:
+            np.testing.assert_allclose(value, stored.result[name], rtol=1e-6, atol=1e-9, err_msg=name)
+
+
+def test_a_run_on_an_authors_run_whose_record_changed_names_it():
+    config = {**experiment.authors_run_grid(experiment.authors_code_runs()[1], {"authors_code_replays": 1})[0],
+              "authors_run": "0" * 16}
+    with pytest.raises(LookupError, match="benchmarks/authors_add_gp_ucb.py"):
+        experiment.run_on_authors_run(config)
