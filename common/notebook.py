@@ -30,7 +30,7 @@ import json
 import os
 from collections.abc import Mapping
 
-from common import paths, plotting, provenance, runner
+from common import interval_record, paths, plotting, provenance, runner
 from common.seeding import canonical_json, stable_hash
 
 SCALES = ("smoke", "quick", "paper")
@@ -252,7 +252,8 @@ def notebook_parameters(experiment, namespace):
     A configuration other than the published one writes its figures, tables and verdicts under ``output/``, and so
     does the published one when its runs come from another cache than ``data/results``
     (:func:`common.paths.reads_foreign_cache`); one at the smoke scale also caches its runs there
-    (:func:`common.paths.smoke_results_root`).
+    (:func:`common.paths.smoke_results_root`). The paper's record of refined bootstrap intervals is read, and what
+    the execution adds to it written beside its verdicts (:func:`common.interval_record.use`).
 
     Parameters
     ----------
@@ -293,6 +294,7 @@ def notebook_parameters(experiment, namespace):
         why = ("is not the published one" if name != PUBLISHED_NAME else
                f"reads its runs from {paths.results_root()} ({paths.RESULTS_ROOT_VARIABLE}), not the committed cache")
         print(f"configuration {name!r} {why}: its figures, tables and verdicts go to {_shown(folder)}/figures/")
+    interval_record.use(experiment.PAPER)
     return params
 
 
@@ -312,6 +314,8 @@ def write_notebook_summary(paper_key, params, *, verdicts=None):
     so regenerating from the cache rewrites it byte for byte.
     ``figures/<key>/execution.json`` (not tracked) holds what this execution did:
     runs loaded and computed, and the corrupt or stale cached files it replaced.
+    ``figures/<key>/bootstrap_intervals.json`` keeps the refined bootstrap intervals for the next execution
+    (:func:`common.interval_record.save`).
 
     Parameters
     ----------
@@ -341,5 +345,6 @@ def write_notebook_summary(paper_key, params, *, verdicts=None):
     path = folder / "summary.json"
     path.write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n")
     (folder / "execution.json").write_text(json.dumps(runner.run_counts(), indent=2, sort_keys=True) + "\n")
+    interval_record.save()
     provenance.log_modules()
     return path

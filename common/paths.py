@@ -47,7 +47,6 @@ SCRATCH_VARIABLE = "BO_SCRATCH_RUNS"
 _PAPER_KEY = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
-@functools.lru_cache(maxsize=1)
 @functools.cache
 def repo_root():
     """Root folder of the repository (the parent of the ``common`` package)."""
@@ -132,6 +131,16 @@ def figures_root():
 def figures_dir(paper_key):
     """Folder of a paper's regenerated figures, tables and verdicts (not created here)."""
     return figures_root() / check_paper_key(paper_key)
+
+
+#: The file name of a paper's record of refined bootstrap intervals (:mod:`common.interval_record`).
+INTERVAL_RECORD_NAME = "bootstrap_intervals.json"
+
+
+def interval_record_path(paper_key, root=None):
+    """A paper's record of refined bootstrap intervals, in its figures folder under ``root`` (default
+    :func:`figures_root`)."""
+    return (figures_root() if root is None else Path(root)) / check_paper_key(paper_key) / INTERVAL_RECORD_NAME
 
 
 def paper_data_path(paper_key):

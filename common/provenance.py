@@ -104,8 +104,11 @@ def _watched_roots():
 def _is_input(path, roots, ignored):
     # Python source is an input through the modules imported (log_modules), and compiled caches (bytecode,
     # numba's) with it; an editable install's metadata (*.egg-info) is the installer's, not the project's.
+    # A record of bootstrap intervals only saves their recomputation (common.interval_record): the outputs are the
+    # same bytes without it.
     return (path.startswith(roots) and not path.startswith(ignored) and not path.endswith((".py", ".pyc"))
-            and os.sep + "__pycache__" + os.sep not in path and ".egg-info" + os.sep not in path)
+            and os.sep + "__pycache__" + os.sep not in path and ".egg-info" + os.sep not in path
+            and os.path.basename(path) != paths.INTERVAL_RECORD_NAME)
 
 
 def _append(log_fd, path):

@@ -32,6 +32,8 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 from scipy import stats
 
+from common import interval_record
+
 
 #: The project's one significance level: a paired comparison is "better" or
 #: "worse" only if its two-sided p-value is below it.
@@ -336,10 +338,25 @@ def _shared_draw_ends(a_bytes, b_bytes, shape, scale, n_resamples, seed, summed_
     resamples of the rows of a and b (float64 bytes of arrays of ``shape``, seeds x columns) drawn once from
     ``seed``, in chunks that keep memory small, ``summed_at_once`` resampled means at a time. Cached by its exact
     inputs: a paper's claims judge the same curves again (under the rules before, under each earlier settings),
-    and the cached ends are the ones computed for them."""
+    and the cached ends are the ones computed for them; those of :data:`N_REFINED` resamples or more also in a
+    notebook's record from one execution to the next (:mod:`common.interval_record`)."""
     a = np.frombuffer(a_bytes, dtype=float).reshape(shape)
     b = np.frombuffer(b_bytes, dtype=float).reshape(shape)
-    n_seeds, n_columns = shape
+    if n_resamples < N_REFINED:
+        return _drawn_shared_ends(a, b, scale, n_resamples, seed, summed_at_once)
+    inputs = {"a": interval_record.encoded(a), "b": interval_record.encoded(b), "shape": list(shape), "scale": scale,
+              "n_resamples": int(n_resamples), "seed": int(seed), "summed_at_once": int(summed_at_once)}
+    found = interval_record.recorded("curves", inputs)
+    if found is not None:
+        return tuple((low, high, tuple(errors)) for low, high, errors in found)
+    ends = _drawn_shared_ends(a, b, scale, n_resamples, seed, summed_at_once)
+    interval_record.add("curves", inputs, [[low, high, list(errors)] for low, high, errors in ends])
+    return ends
+
+
+def _drawn_shared_ends(a, b, scale, n_resamples, seed, summed_at_once):
+    """:func:`_shared_draw_ends` of the arrays a and b, computed."""
+    n_seeds, n_columns = a.shape
     rng = np.random.default_rng(seed)
     chunk = max(1, 4_000_000 // max(n_seeds, n_columns))
     block = max(1, summed_at_once // n_columns)
@@ -672,9 +689,17 @@ def _refined_effect(a_bytes, b_bytes, scale, estimate, n_resamples, seed):
     """:func:`_resampled_effect` of the float64 bytes of a and b, cached by its exact inputs: a refined interval
     costs up to seconds (:data:`N_PRECISE` resamples), and a paper's claims recompute the same few of them (the
     verdicts judged again under the rules before, under each earlier settings); the cached one is the one computed
-    for those inputs."""
+    for those inputs. A notebook's record (:mod:`common.interval_record`) keeps them from one execution to the next."""
     a, b = np.frombuffer(a_bytes, dtype=float), np.frombuffer(b_bytes, dtype=float)
-    return _resampled_effect(a, b, scale, estimate, n_resamples, seed)
+    inputs = {"a": interval_record.encoded(a), "b": interval_record.encoded(b), "scale": scale,
+              "estimate": float(estimate), "n_resamples": int(n_resamples), "seed": int(seed)}
+    found = interval_record.recorded("paired", inputs)
+    if found is not None:
+        low, high, errors = found
+        return Effect(scale, estimate, low, high, n_resamples, tuple(errors))
+    effect = _resampled_effect(a, b, scale, estimate, n_resamples, seed)
+    interval_record.add("paired", inputs, [effect.low, effect.high, list(effect.errors)])
+    return effect
 
 
 def estimate_unpaired_effect(a, b, scale, *, n_resamples=N_RESAMPLES):

@@ -1,0 +1,142 @@
+"""The record of refined bootstrap intervals: what it returns is what the code computes, and nothing else."""
+import json
+import os
+
+import numpy as np
+import pytest
+
+from common import interval_record, paths, provenance, stats
+
+COMMITTED = sorted((paths.repo_root() / "figures").glob(f"*/{paths.INTERVAL_RECORD_NAME}"))
+
+
+@pytest.fixture
+def figures_root(tmp_path, monkeypatch):
+    monkeypatch.setenv(paths.FIGURES_ROOT_VARIABLE, str(tmp_path))
+    yield tmp_path
+    interval_record.stop()
+
+
+def refined(a, b):
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    return stats._refined_effect(a.tobytes(), b.tobytes(), "ratio", float(a.mean() / b.mean()), stats.N_REFINED,
+                                 stats.BOOTSTRAP_SEED)
+
+
+def values(seed):
+    rng = np.random.default_rng(seed)
+    return rng.uniform(0.5, 1.5, 12), rng.uniform(0.6, 1.6, 12)
+
+
+def flat(outputs):
+    """An entry's outputs (an interval's ends and errors, or a curve's list of them) as one array of floats."""
+    if isinstance(outputs[0], list):
+        return np.concatenate([flat(interval) for interval in outputs])
+    low, high, errors = outputs
+    return np.array([low, high, *errors], dtype=float)
+
+
+def recompute(entry):
+    """An entry's outputs computed again from its inputs."""
+    inputs = entry["inputs"]
+    a, b = interval_record.decoded(inputs["a"]), interval_record.decoded(inputs["b"])
+    if entry["kind"] == "paired":
+        effect = stats._resampled_effect(a, b, inputs["scale"], inputs["estimate"], inputs["n_resamples"],
+                                         inputs["seed"])
+        return [effect.low, effect.high, list(effect.errors)]
+    shape = tuple(inputs["shape"])
+    ends = stats._drawn_shared_ends(a.reshape(shape), b.reshape(shape), inputs["scale"], inputs["n_resamples"],
+                                    inputs["seed"], inputs["summed_at_once"])
+    return [[low, high, list(errors)] for low, high, errors in ends]
+
+
+def test_a_saved_interval_is_read_back_in_the_next_execution(figures_root):
+    interval_record.use("egp_ts")
+    computed = refined(*values(1))
+    path = interval_record.save()
+    assert path == figures_root / "egp_ts" / paths.INTERVAL_RECORD_NAME
+    (key, entry), = interval_record.read(path).items()
+    entry["outputs"][0] = -1.0   # a value only the record can give, to see that it was read
+    interval_record.write(path, {key: entry})
+    stats._refined_effect.cache_clear()   # the next execution: a new process
+    interval_record.use("egp_ts")
+    assert refined(*values(1)).low == -1.0
+    assert refined(*values(1)).high == computed.high
+
+
+def test_a_curves_intervals_are_read_back_as_computed(figures_root):
+    rng = np.random.default_rng(5)
+    a, b = rng.uniform(0.5, 1.5, (10, 3)), rng.uniform(0.6, 1.6, (10, 3))
+    interval_record.use("bo_pp")
+    arguments = (a.tobytes(), b.tobytes(), a.shape, "ratio", stats.N_REFINED, stats.BOOTSTRAP_SEED, 4096)
+    computed = stats._shared_draw_ends(*arguments)
+    interval_record.save()
+    stats._shared_draw_ends.cache_clear()
+    interval_record.use("bo_pp")
+    assert stats._shared_draw_ends(*arguments) == computed
+
+
+def test_an_input_one_bit_away_is_not_read_from_the_record(figures_root):
+    interval_record.use("egp_ts")
+    a, b = values(2)
+    refined(a, b)
+    interval_record.save()
+    (_, entry), = interval_record.read(paths.interval_record_path("egp_ts")).items()
+    nudged = a.copy()
+    nudged[0] = np.nextafter(nudged[0], 2.0)
+    interval_record.use("egp_ts")
+    assert interval_record.recorded("paired", entry["inputs"]) == entry["outputs"]
+    assert interval_record.recorded("paired", {**entry["inputs"], "a": interval_record.encoded(nudged)}) is None
+    assert interval_record.recorded("curves", entry["inputs"]) is None
+
+
+def test_a_record_made_by_other_code_or_numpy_is_ignored(figures_root):
+    interval_record.use("egp_ts")
+    refined(*values(3))
+    path = interval_record.save()
+    record = json.loads(path.read_text())
+    record["fingerprint"]["code"] = "0" * 16
+    path.write_text(json.dumps(record))
+    assert interval_record.read(path) == {}
+
+
+def test_a_damaged_record_is_ignored_with_a_warning(figures_root):
+    path = paths.interval_record_path("egp_ts")
+    path.parent.mkdir(parents=True)
+    path.write_text('{"fingerprint": {')
+    with pytest.warns(UserWarning, match="cannot be read"):
+        assert interval_record.read(path) == {}
+
+
+def test_nothing_is_written_without_a_record_in_use(figures_root):
+    interval_record.stop()
+    refined(*values(4))
+    assert interval_record.save() is None
+    assert not any(figures_root.iterdir())
+
+
+def test_the_record_is_not_an_input_of_the_outputs(tmp_path):
+    # With or without the record the outputs are the same bytes: reading it must not make a notebook stale.
+    path = str(paths.interval_record_path("egp_ts", paths.repo_root() / "figures"))
+    roots = (str(paths.repo_root()) + os.sep,)
+    assert not provenance._is_input(path, roots, ignored=(str(tmp_path),))
+    assert provenance._is_input(path.replace(paths.INTERVAL_RECORD_NAME, "verdicts.csv"), roots, ignored=())
+
+
+@pytest.mark.parametrize("path", COMMITTED, ids=lambda path: path.parent.name)
+def test_a_committed_record_is_current_and_its_intervals_recompute_bit_for_bit(path):
+    record = json.loads(path.read_text())
+    current = interval_record.fingerprint()
+    assert {name: record["fingerprint"][name] for name in ("code", "numpy")} == {
+        name: current[name] for name in ("code", "numpy")}, (
+        f"{path} was made by other code: run 'python reproduce.py' and commit what it writes")
+    # The cheapest entry of each kind and size of resampling: the precise ones (20 million resamples) take seconds.
+    cheapest = {}
+    for entry in sorted(record["entries"], key=lambda entry: len(entry["inputs"]["a"])):
+        cheapest.setdefault((entry["kind"], entry["inputs"]["n_resamples"]), entry)
+    for entry in cheapest.values():
+        recorded, found = flat(entry["outputs"]), flat(recompute(entry))
+        if record["fingerprint"] == current:
+            np.testing.assert_array_equal(found, recorded)
+        else:   # numpy's loops of another SIMD target may round the resampled means their own way
+            np.testing.assert_allclose(found, recorded, rtol=1e-9)
