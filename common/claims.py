@@ -321,6 +321,17 @@ class Ran:
             raise ValueError(f"Ran.scale must be one of {list(SCALES)}; got {self.scale!r}")
 
 
+def block_ran(params, paper, seeds, budget, lists, *, budget_label="budget "):
+    """``(partial, description)`` of a block of runs: the names among ``lists`` (parameters listing problems,
+    methods, ...) whose list leaves out some of the ``paper`` scale's, and a :class:`Ran` description of the block's
+    seeds, budget and partial lists, e.g. ``"10 seeds, budget 90, problems Branin only"``; ``seeds`` and ``budget``
+    name the block's parameters."""
+    partial = [name for name in lists if not set(paper[name]) <= set(params[name])]
+    description = f"{params[seeds]} seeds, {budget_label}{params[budget]}" + "".join(
+        f", {name} {', '.join(map(str, params[name]))} only" for name in partial)
+    return partial, description
+
+
 #: Words by which a claim's sentence quantifies over its cells (issue 40, item 2).
 QUANTIFIER = re.compile(r"\b(all|always|every|most|out of)\b", re.IGNORECASE)
 

@@ -143,6 +143,29 @@ def admit_cheapest_first(plan, costs, cpu_hours, *, budget="the paper's budget")
     return plan
 
 
+#: The plug-in plans' budget, the project's one rule (declared 2026-11-25 with egp_ts's plan before any fresh run,
+#: and taken unchanged by each other paper before its own fresh runs): at most MOST_SEEDS fresh seeds for one claim
+#: and CPU_HOURS CPU-hours for a paper's confirmatory block, each claim priced on its own from the paper-scale runs'
+#: mean CPU seconds; claims are admitted cheapest first (:func:`admitted_plan`).
+MOST_SEEDS = 100
+CPU_HOURS = 1.5
+
+
+def admitted_plan(verdicts, paper_seeds, cost_of, *, budget):
+    """The plug-in plan of the inconclusive claims of ``verdicts`` (:func:`make_plan`, at most :data:`MOST_SEEDS` a
+    claim), admitted cheapest first within :data:`CPU_HOURS` (:func:`admit_cheapest_first`, ``budget`` naming it),
+    each claim priced by ``cost_of(claim_id, seeds)``, the CPU seconds of that many fresh seeds of its runs."""
+    plan = make_plan(verdicts, paper_seeds, most_seeds=MOST_SEEDS)
+    costs = {row.id: cost_of(row.id, row.planned_seeds) for row in plan.itertuples(index=False) if row.planned_seeds}
+    return admit_cheapest_first(plan, costs, CPU_HOURS, budget=budget)
+
+
+def runs_one_by_one(grouped):
+    """Runs grouped as ``(block, problem, methods, *rest)`` listed one by one, ``(block, problem, method, *rest)``, as
+    a plan's runs file keeps them (:func:`save_runs`)."""
+    return [(block, problem, method, *rest) for block, problem, methods, *rest in grouped for method in methods]
+
+
 def save_plan(paper_key, plan, runs_of, kind="plug-in"):
     """Write a plan to :func:`plan_path` and its claims' runs to :func:`runs_path` (both to be committed before the
     fresh runs); return the plan's path. ``runs_of`` maps a claim id to the run keys it is judged on

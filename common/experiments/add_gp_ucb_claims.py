@@ -40,8 +40,8 @@ GP-UCB's at the spec's (D, d, T).
 
 Confirmatory runs (:mod:`common.confirmatory`): the inconclusive claims get fresh
 seeds by the plan committed before any fresh run (:func:`write_confirmatory_plan`,
-``data/confirmatory/add_gp_ucb.csv``; at most :data:`CONFIRMATORY_MOST_SEEDS` a
-claim and :data:`CONFIRMATORY_CPU_HOURS` CPU-hours for the paper), run with the
+``data/confirmatory/add_gp_ucb.csv``; at most :data:`common.confirmatory.MOST_SEEDS` a
+claim and :data:`common.confirmatory.CPU_HOURS` CPU-hours for the paper), run with the
 experiment's ``confirmatory`` parameter; :func:`judge` judges the main verdicts on
 the paper's seeds only and the same claims on the fresh seeds alone.
 """
@@ -520,17 +520,10 @@ def claim_runs(claim_id):
 
 
 def confirmatory_runs(claim_id):
-    """A claim's runs one by one, as the plan's runs file keeps them (:func:`common.confirmatory.save_runs`): a list
-    of (block, problem, method)."""
-    return [(block, problem, method) for block, problem, methods in claim_runs(claim_id) for method in methods]
+    """A claim's runs one by one (:func:`common.confirmatory.runs_one_by_one`)."""
+    return confirmatory.runs_one_by_one(claim_runs(claim_id))
 
 
-#: The confirmatory block's budget (declared 2026-11-25, before any fresh run, the rule egp_ts and bo_pp declared):
-#: at most 100 fresh seeds for one claim (the cap of the plan committed in 23be7296), and 1.5 CPU-hours for the
-#: paper, each claim priced from the paper-scale runs' mean CPU seconds per (block, problem, method); claims are
-#: admitted cheapest first.
-CONFIRMATORY_MOST_SEEDS = 100
-CONFIRMATORY_CPU_HOURS = 1.5
 #: The paper-scale seeds of each block (its claims' paper_seeds in the plan).
 BLOCK_SEEDS = {"synthetic": "n_runs", "real_world": "real_world_runs"}
 
@@ -548,12 +541,10 @@ def write_confirmatory_plan(table):
     verdicts = pd.read_csv(paths.figures_dir(experiment.PAPER) / "verdicts.csv", keep_default_na=False)
     paper = experiment.SCALES["paper"]
     seeds = {spec.id: paper[BLOCK_SEEDS[spec.block]] for spec in claim_specs() if spec.block in BLOCK_SEEDS}
-    plan = confirmatory.make_plan(verdicts, seeds, most_seeds=CONFIRMATORY_MOST_SEEDS)
     cpu_seconds = final_rows(confirmatory.split(table)[0]).groupby(
         ["experiment", "problem", "method"])["run_cpu_seconds"].mean()
-    costs = {row.id: confirmatory_cost(row.id, row.planned_seeds, cpu_seconds)
-             for row in plan.itertuples(index=False) if row.planned_seeds}
-    confirmatory.admit_cheapest_first(plan, costs, CONFIRMATORY_CPU_HOURS, budget="the block's budget")
+    plan = confirmatory.admitted_plan(verdicts, seeds, lambda claim_id, n: confirmatory_cost(claim_id, n, cpu_seconds),
+                                      budget="the block's budget")
     confirmatory.save_plan(experiment.PAPER, plan, confirmatory_runs)
     return plan
 

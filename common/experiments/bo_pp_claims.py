@@ -40,8 +40,8 @@ Confirmatory runs (:mod:`common.confirmatory`): the verdicts are judged on the
 paper's seeds only. The plan for the inconclusive claims
 (``data/confirmatory/bo_pp.csv``, :func:`write_confirmatory_plan`, committed
 before any fresh run) gives each claim the fresh seeds a power computation asks
-for, at most :data:`CONFIRMATORY_MOST_SEEDS` a claim and
-:data:`CONFIRMATORY_CPU_HOURS` CPU-hours in all, cheapest first; the experiment
+for, at most :data:`common.confirmatory.MOST_SEEDS` a claim and
+:data:`common.confirmatory.CPU_HOURS` CPU-hours in all, cheapest first; the experiment
 module's ``confirmatory`` block runs them (:func:`claim_runs`), and :func:`judge`
 judges the same specs on the fresh seeds alone, shown in the ``confirmatory`` column.
 """
@@ -782,14 +782,6 @@ def claim_runs(claim_id):
     return sorted(runs)
 
 
-#: The confirmatory block's budget, the project's rule (declared for egp_ts on 2026-11-25 before any fresh run, and
-#: taken here unchanged, before this paper's fresh runs): at most 100 fresh seeds for one claim and 1.5 CPU-hours
-#: in all, each claim priced on its own from the paper-scale runs' mean CPU seconds per (block, problem,
-#: acquisition, tau0); claims are admitted cheapest first.
-CONFIRMATORY_MOST_SEEDS = 100
-CONFIRMATORY_CPU_HOURS = 1.5
-
-
 def write_confirmatory_plan(table):
     """Plan fresh seeds for the inconclusive claims of the published verdicts (``figures/bo_pp/verdicts.csv``),
     priced from the paper-scale ``table`` of runs, and save it to ``data/confirmatory/bo_pp.csv``; return it."""
@@ -797,13 +789,11 @@ def write_confirmatory_plan(table):
     paper = experiment.SCALES["paper"]
     seeds = {claim_id: paper[BLOCKS[block_name].seeds_parameter]
              for claim_id, (block_name, _) in claim_cells().items()}
-    plan = confirmatory.make_plan(verdicts[verdicts["id"].isin(seeds)], seeds,
-                                  most_seeds=CONFIRMATORY_MOST_SEEDS)
     finals = final_rows(table).assign(tau0=lambda rows: rows["tau0"].astype(float))
     seconds = finals.groupby(["experiment", "problem", "acquisition", "tau0"])["run_cpu_seconds"].mean()
-    costs = {row.id: row.planned_seeds * sum(seconds[run] for run in claim_runs(row.id))
-             for row in plan.itertuples(index=False) if row.planned_seeds}
-    confirmatory.admit_cheapest_first(plan, costs, CONFIRMATORY_CPU_HOURS, budget="the paper's budget")
+    plan = confirmatory.admitted_plan(verdicts[verdicts["id"].isin(seeds)], seeds,
+                                      lambda claim_id, n: n * sum(seconds[run] for run in claim_runs(claim_id)),
+                                      budget="the paper's budget")
     confirmatory.save_plan(experiment.PAPER, plan, claim_runs)
     return plan
 

@@ -81,9 +81,7 @@ def what_ran(params):
     paper = experiment.SCALES["paper"]
     ran = {}
     for block, (seeds, budget, lists) in BLOCK_SIZES.items():
-        partial = [name for name in lists if not set(paper[name]) <= set(params[name])]
-        description = f"{params[seeds]} seeds, T = {params[budget]}" + "".join(
-            f", {name} {', '.join(map(str, params[name]))} only" for name in partial)
+        partial, description = claims.block_ran(params, paper, seeds, budget, lists, budget_label="T = ")
         if block == "fnn":
             description += f", {params['fnn_training_runs']} training runs per evaluation"
             if (params["fnn_training_runs"] < experiment.PAPER_FNN_TRAINING_RUNS
@@ -469,17 +467,8 @@ def claim_runs(claim_id):
 
 
 def confirmatory_runs(claim_id):
-    """A claim's runs one by one, as the plan's runs file keeps them (:func:`common.confirmatory.save_runs`): a list
-    of (block, problem, method, extra)."""
-    return [(block, problem, method, extra) for block, problem, methods, extra in claim_runs(claim_id)
-            for method in methods]
-
-
-#: The confirmatory block's budget (declared 2026-11-25 with the plan, before any fresh run): at most 100 fresh
-#: seeds for one claim, and 1.5 CPU-hours in all, priced from the paper-scale runs' mean CPU seconds per (block,
-#: method); claims are admitted cheapest first.
-CONFIRMATORY_MOST_SEEDS = 100
-CONFIRMATORY_CPU_HOURS = 1.5
+    """A claim's runs one by one (:func:`common.confirmatory.runs_one_by_one`)."""
+    return confirmatory.runs_one_by_one(claim_runs(claim_id))
 
 
 def write_confirmatory_plan(table):
@@ -488,12 +477,10 @@ def write_confirmatory_plan(table):
     verdicts = pd.read_csv(paths.figures_dir(experiment.PAPER) / "verdicts.csv", keep_default_na=False)
     paper = experiment.SCALES["paper"]
     seeds = {spec.id: paper[BLOCK_SIZES[spec.block][0]] for spec in claim_specs() if spec.block in BLOCK_SIZES}
-    plan = confirmatory.make_plan(verdicts, seeds, most_seeds=CONFIRMATORY_MOST_SEEDS)
     seconds = final_rows(table).groupby(["experiment", "method"])["run_cpu_seconds"].mean()
-    costs = {row.id: row.planned_seeds * sum(seconds[(block, method)] for block, _, methods, _ in claim_runs(row.id)
-                                             for method in methods)
-             for row in plan.itertuples(index=False) if row.planned_seeds}
-    confirmatory.admit_cheapest_first(plan, costs, CONFIRMATORY_CPU_HOURS, budget="the block's budget")
+    plan = confirmatory.admitted_plan(verdicts, seeds, lambda claim_id, n: n * sum(
+        seconds[(block, method)] for block, _, methods, _ in claim_runs(claim_id) for method in methods),
+        budget="the block's budget")
     confirmatory.save_plan(experiment.PAPER, plan, confirmatory_runs)
     return plan
 

@@ -21,8 +21,8 @@ both ways). The speed claims keep their tests on the quiet benchmark.
 
 Confirmatory runs: :func:`write_confirmatory_plan` plans fresh seeds for every
 claim the paper-scale verdicts leave "inconclusive" (a power computation on the
-paper's sample, at most :data:`CONFIRMATORY_MOST_SEEDS` seeds a claim and
-:data:`CONFIRMATORY_CPU_HOURS` in all), committed before any fresh run;
+paper's sample, at most :data:`common.confirmatory.MOST_SEEDS` seeds a claim and
+:data:`common.confirmatory.CPU_HOURS` in all), committed before any fresh run;
 :func:`judge` judges the main verdicts on the paper's seeds only and the planned
 claims again on the fresh seeds alone (the experiment's ``confirmatory`` block).
 Ablations report each cell's ratio with its interval, and conclude that a
@@ -552,12 +552,6 @@ def bandwidth_verdicts(table, params, verdicts):
 
 
 # --------------------------------------------------------------------------- the confirmatory block
-#: The confirmatory block's budget, declared 2026-11-25 before the plan was drawn and before any fresh run (the
-#: project's rule for the five papers): at most 100 fresh seeds for one claim, and about 1.5 CPU-hours in all,
-#: priced from the paper-scale runs' mean CPU seconds per (block, problem, method), epsilon-greedy at every setting
-#: of its grid (it is re-tuned on the fresh seeds); claims are admitted cheapest first.
-CONFIRMATORY_MOST_SEEDS = 100
-CONFIRMATORY_CPU_HOURS = 1.5
 
 
 def claim_runs(claim_id):
@@ -593,16 +587,15 @@ def confirmatory_cost(table, claim_id, n_seeds):
 
 def write_confirmatory_plan(table):
     """Plan fresh seeds for the inconclusive claims of the published verdicts (``figures/mini_gp_opt/verdicts.csv``)
-    with :func:`common.confirmatory.make_plan` (at most :data:`CONFIRMATORY_MOST_SEEDS` a claim), admit them cheapest
-    first within :data:`CONFIRMATORY_CPU_HOURS` (priced by :func:`confirmatory_cost` from the paper-scale ``table``
-    of runs, every epsilon-greedy setting included), save it to ``data/confirmatory/mini_gp_opt.csv``; return it."""
+    admitted within the project's budget (:func:`common.confirmatory.admitted_plan`, priced by
+    :func:`confirmatory_cost` from the paper-scale ``table`` of runs, every epsilon-greedy setting included), save it
+    to ``data/confirmatory/mini_gp_opt.csv``; return it."""
     verdicts = pd.read_csv(paths.figures_dir(experiment.PAPER) / "verdicts.csv", keep_default_na=False)
     judged = [spec.id for spec in claim_specs() if hasattr(spec.measure, "pairs_of")]
     seeds = {claim_id: experiment.SCALES["paper"]["n_seeds"] for claim_id in judged}
-    plan = confirmatory.make_plan(verdicts[verdicts["id"].isin(judged)], seeds, most_seeds=CONFIRMATORY_MOST_SEEDS)
-    costs = {row.id: confirmatory_cost(table, row.id, row.planned_seeds) for row in plan.itertuples(index=False)
-             if row.planned_seeds}
-    confirmatory.admit_cheapest_first(plan, costs, CONFIRMATORY_CPU_HOURS, budget="the block's budget")
+    plan = confirmatory.admitted_plan(verdicts[verdicts["id"].isin(judged)], seeds,
+                                      lambda claim_id, n: confirmatory_cost(table, claim_id, n),
+                                      budget="the block's budget")
     confirmatory.save_plan(experiment.PAPER, plan, confirmatory_runs)
     return plan
 

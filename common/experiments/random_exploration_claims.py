@@ -36,7 +36,7 @@ Threshold rules (unchanged; see :mod:`common.claims`):
 Confirmatory runs (:mod:`common.confirmatory`): the inconclusive claims get fresh
 seeds by the plan committed before any fresh run (:func:`write_confirmatory_plan`,
 ``data/confirmatory/random_exploration.csv``; at most
-:data:`CONFIRMATORY_MOST_SEEDS` a claim and :data:`CONFIRMATORY_CPU_HOURS`
+:data:`common.confirmatory.MOST_SEEDS` a claim and :data:`common.confirmatory.CPU_HOURS`
 CPU-hours for the paper), run with the experiment's ``confirmatory`` parameter;
 :func:`judge` judges the main verdicts on the paper's seeds only and the same
 claims on the fresh seeds alone.
@@ -86,9 +86,7 @@ def what_ran(params):
     paper = experiment.SCALES["paper"]
     ran = {}
     for block, (seeds, budget, lists) in BLOCK_SIZES.items():
-        partial = [name for name in lists if not set(paper[name]) <= set(params[name])]
-        description = f"{params[seeds]} seeds, budget {params[budget]}" + "".join(
-            f", {name} {', '.join(params[name])} only" for name in partial)
+        partial, description = claims.block_ran(params, paper, seeds, budget, lists)
         complete = (params["scale"] == "paper" and not partial and params[seeds] >= paper[seeds]
                     and params[budget] >= paper[budget] and params["acq_candidates"] >= paper["acq_candidates"]
                     and params["acq_polish"] >= paper["acq_polish"]
@@ -551,17 +549,8 @@ def claim_runs(claim_id):
 
 
 def confirmatory_runs(claim_id):
-    """A claim's runs one by one, as the plan's runs file keeps them (:func:`common.confirmatory.save_runs`): a list
-    of (block, problem, method)."""
-    return [(block, problem, method) for block, problem, methods in claim_runs(claim_id) for method in methods]
-
-
-#: The confirmatory block's budget (the project's rule, declared before any fresh run and used by egp_ts, bo_pp and
-#: add_gp_ucb): at most 100 fresh seeds for one claim (the cap of the plan committed in 23be7296), and 1.5
-#: CPU-hours for the paper, each claim priced alone from the paper-scale runs' mean CPU seconds per (block,
-#: problem, method); claims are admitted cheapest first.
-CONFIRMATORY_MOST_SEEDS = 100
-CONFIRMATORY_CPU_HOURS = 1.5
+    """A claim's runs one by one (:func:`common.confirmatory.runs_one_by_one`)."""
+    return confirmatory.runs_one_by_one(claim_runs(claim_id))
 
 
 def confirmatory_cost(claim_id, seeds, cpu_seconds):
@@ -585,12 +574,11 @@ def write_confirmatory_plan(table):
     seeds = {claim_id: paper[BLOCK_SIZES[block][0]] for claim_id, block in blocks.items() if block in BLOCK_SIZES}
     inconclusive = verdicts[verdicts["verdict"] == "inconclusive"]
     powered = inconclusive["seeds_to_decide"] != ""
-    plan = confirmatory.make_plan(inconclusive[powered], seeds, most_seeds=CONFIRMATORY_MOST_SEEDS)
     cpu_seconds = final_rows(confirmatory.split(table)[0]).groupby(
         ["experiment", "problem", "method"])["run_cpu_seconds"].mean()
-    costs = {row.id: confirmatory_cost(row.id, row.planned_seeds, cpu_seconds)
-             for row in plan.itertuples(index=False) if row.planned_seeds}
-    confirmatory.admit_cheapest_first(plan, costs, CONFIRMATORY_CPU_HOURS, budget="the paper's budget")
+    plan = confirmatory.admitted_plan(inconclusive[powered], seeds,
+                                      lambda claim_id, n: confirmatory_cost(claim_id, n, cpu_seconds),
+                                      budget="the paper's budget")
     unpowered = pd.DataFrame([{"id": claim_id, "paper_seeds": seeds[claim_id], "seeds_to_decide": "",
                                "planned_seeds": 0, "note": "left out: its test (the bootstrap interval of the SD "
                                "ratio) has no seed count that would decide it"}
