@@ -193,10 +193,9 @@ def run(config, iterations=None):
     Parameters
     ----------
     config : dict
-        A configuration of :func:`make_grid`.
+        A configuration of :func:`make_grid`: one method, problem and seed of the suite.
     iterations : int, optional
-        Stop after this many BO iterations (rounds after the initial design): a run's queries do not depend on
-        its budget before the budget is reached, so the traces are a prefix of the full run's (the spot-check).
+        Stop after this many rounds after the initial design (the spot-check's prefix of the full run).
 
     Returns
     -------

@@ -278,11 +278,10 @@ def run(config, iterations=None):
     Parameters
     ----------
     config : dict
-        A configuration of :func:`make_grid`.
+        One (problem, acquisition, tau0, seed) of :func:`make_grid`.
     iterations : int, optional
-        Compute only the first ``iterations`` BO iterations (the spot-check test
-        does): nothing in a run depends on its budget ``T``, so every
-        per-evaluation result is then a prefix of the full run's.
+        Compute only the first ``iterations`` BO iterations, a prefix of the
+        full run's traces: nothing in a run depends on its budget ``T``.
     """
     objective = make_problem(config)
     seed_key = (PAPER, config["problem"], config["seed"])
@@ -514,23 +513,14 @@ def gap_summary(gap):
 
 
 def direct_budget_table(finals, paper_numbers, main_budget):
-    """Plain BO's final S_T at each DIRECT budget, per (function, acquisition), beside the paper's mean.
-
-    Parameters
-    ----------
-    finals : pandas.DataFrame
-        :func:`final_runs` of the tidy table.
-    paper_numbers : pandas.DataFrame
-        The paper's numbers, :func:`common.paper_data.load_paper_numbers`.
-    main_budget : int
-        The main block's DIRECT evaluations per dimension.
+    """Plain BO's final S_T at each DIRECT budget, per (function, acquisition), beside the paper's mean; the
+    arguments are :func:`ablation_against_gap`'s.
 
     Returns
     -------
     pandas.DataFrame or None
         One row per (function, acquisition), None without ablation runs: ``seeds``, the ablation's seeds; per
-        budget ``b`` (evaluations per
-        dimension, increasing), ``S_T at b·d``, the mean final S_T, and ``zeros at b·d``, the runs ending at
+        budget ``b`` (evaluations per dimension, increasing), ``S_T at b·d``, the mean final S_T, and ``zeros at b·d``, the runs ending at
         exactly zero regret (<= :data:`EXACT_ZERO`); the ``main_budget`` columns are the main synthetic block on
         the ablation's seeds. Then ``paper``, the paper's mean, and the largest budget against ``main_budget``
         seed by seed (:func:`_paired_cell`: its ratio, and whether the runs rule out a factor 1.1).

@@ -243,34 +243,17 @@ def paper_bold_cells(numbers, block_name, cells):
     return [cell for cell in cells if sign * np.subtract(*_paper_means(numbers, *cell)) >= 0]
 
 
-def better_in_cells(block_name, cells, paper=None, numbers=None):
-    """``measure`` of a claim that BO-PP is better than BO in (most of) the cells.
+def cells_measure(block_name, cells, claim, paper=None, numbers=None):
+    """``measure`` of a claim that BO-PP is better than BO (``claim`` "better") or no worse (``"no worse"``) in
+    the cells.
 
     Score: the share of cells supported, each judged by its effect against the
-    spec's margin (:func:`judging.judge_cell`) and, given the paper's
-    ``numbers``, its own Table 1 effect; a cell without runs counts as undecided.
-    """
-    def measure(table, params, limits):
-        found = judged_cells(table, block_name, cells, "better", limits["margin"], numbers)
-        if all(c.comparison is None for c in found):
-            return Evidence(None, f"no {block_name} runs of these cells in the table", paper=paper)
-        counted = judging.tally(found)
-        return Evidence.of_tally(counted, "; ".join(map(str, found)),
-                                 ours={**{name: counted.counts[name] for name in stats.JUDGEMENTS},
-                                       "cells": len(cells)}, paper=paper)
-
-    return measure
-
-
-def no_worse_in_cells(block_name, cells, paper=None):
-    """``measure`` of a claim that BO-PP is no worse than BO in the cells.
-
-    Score: the share of the cells where BO-PP is no worse within the spec's
-    margin (the interval's worse end inside it); a cell without runs counts as
+    spec's margin (:func:`judging.judge_cell`) and, for "better" given the
+    paper's ``numbers``, its own Table 1 effect; a cell without runs counts as
     undecided.
     """
     def measure(table, params, limits):
-        found = judged_cells(table, block_name, cells, "no worse", limits["margin"])
+        found = judged_cells(table, block_name, cells, claim, limits["margin"], numbers)
         if all(c.comparison is None for c in found):
             return Evidence(None, f"no {block_name} runs of these cells in the table", paper=paper)
         counted = judging.tally(found)
@@ -582,9 +565,8 @@ def _better_spec(id, figure, quote, where, block_name, acquisitions, tau0s, numb
               f"cells supported (the interval beyond no difference in BO-PP's favour); a cell is contradicted only "
               f"where its interval excludes the smaller of the margin and the paper's own Table 1 effect. "
               f"Reproduced at {rule}; partly at a quarter of the cells and beyond chance"),
-        measure=better_in_cells(block_name, cells,
-                                paper={"cells with a better mean": len(paper_better), "cells": len(cells)},
-                                numbers=numbers),
+        measure=cells_measure(block_name, cells, "better", numbers=numbers,
+                              paper={"cells with a better mean": len(paper_better), "cells": len(cells)}),
         reproduced_at=reproduced_at, partly_at=partly_at, margin=MARGINS[block_name], changed_after_results=change)
 
 
@@ -602,7 +584,7 @@ def _no_worse_spec(id, block_name, acquisition, numbers):
         test=("per bold cell the effect (BO-PP against BO) with its 95 % interval; score = share of bold cells no "
               "worse (the interval's worse end within the margin: a claim of no harm, which ties alone cannot "
               "show when few seeds are untied)"),
-        measure=no_worse_in_cells(block_name, bold, paper={"bold cells": len(bold), "cells": len(cells)}),
+        measure=cells_measure(block_name, bold, "no worse", paper={"bold cells": len(bold), "cells": len(cells)}),
         reproduced_at=1.0, partly_at=NO_WORSE_PARTLY_AT, margin=MARGINS[block_name])
 
 
@@ -721,7 +703,7 @@ def specs():
             test=("per cell the effect (UCB-PP against UCB) with its 95 % interval against the margin; score = share "
                   "of cells supported. Reproduced at every cell (the paper says always); partly at a quarter of the "
                   "cells and beyond chance"),
-            measure=better_in_cells("isotropic", fig7_cells), reproduced_at=1.0,
+            measure=cells_measure("isotropic", fig7_cells, "better"), reproduced_at=1.0,
             partly_at=claims.partly_threshold(len(fig7_cells)), margin=MARGINS["real_world"]),
         ClaimSpec(
             id="C11", figure="Fig. 7", quote=fig7_quote, where=fig7_where + ", the exception",

@@ -425,11 +425,10 @@ def run(config, iterations=None):
     Parameters
     ----------
     config : dict
-        A configuration of :func:`make_grid`.
+        One (problem, method, seed) of :func:`make_grid`.
     iterations : int, optional
-        Run only up to the ``iterations``-th checkpoint step. The arms chosen
-        up to a step do not depend on the horizon, so the curves are then a
-        prefix of the full run's.
+        Run only up to the ``iterations``-th checkpoint step, a prefix of the
+        full run's curves: the arms chosen so far ignore the horizon.
 
     Returns
     -------

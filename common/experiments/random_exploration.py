@@ -64,16 +64,9 @@ import pandas as pd
 from common import confirmatory, judging, stats
 from common.bo import RandomSearch, initial_design, run_bo
 from common.gp import GaussianProcess
-from common.methods.random_exploration import (
-    LENGTHSCALE_BOUNDS,
-    NUGGET,
-    RandomExploration,
-    fit_lengthscale,
-    make_gp_method,
-    sklearn_lengthscale_fit,
-    sup_beta_root,
-    surrogate_kernel,
-)
+from common.methods.random_exploration import (LENGTHSCALE_BOUNDS, NUGGET, RandomExploration, fit_lengthscale,
+                                               make_gp_method, sklearn_lengthscale_fit, sup_beta_root,
+                                               surrogate_kernel)
 from common.metrics import fill_distance, simple_regret
 from common.problems.random_forest import RandomForestDiabetes
 from common.problems.sprinkler import GardenSprinkler
@@ -331,11 +324,10 @@ def run(config, iterations=None):
     Parameters
     ----------
     config : dict
-        A configuration of :func:`make_grid`.
+        One block's (problem, method, beta, seed) from :func:`make_grid`.
     iterations : int, optional
-        Stop after this many BO iterations. A run's evaluations do not depend
-        on its budget until the budget is reached, so the traces are a prefix
-        of the full run's (what the spot-check test recomputes).
+        Stop after this many BO iterations, a prefix of the full run's traces
+        (the spot-check recomputes it): no evaluation depends on the budget.
 
     Returns
     -------

@@ -34,79 +34,20 @@ paper (notebook key)      functions
 import inspect
 
 from common.test_functions.base import TestFunction
-from common.test_functions.classic import (
-    Ackley,
-    EgpTsAckley,
-    Zakharov,
-    DropWave,
-    Eggholder,
-    Griewank,
-    Hartmann6,
-    Rastrigin,
-    Levy,
-    Branin,
-)
+from common.test_functions.classic import (Ackley, EgpTsAckley, Zakharov, DropWave, Eggholder, Griewank, Hartmann6,
+                                           Rastrigin, Levy, Branin)
 from common.test_functions.trimodal import Trimodal, AdditiveTrimodal
-from common.test_functions.bbob import (
-    BBOBRosenbrock,
-    BBOBEllipsoid,
-    BBOBSchafferF7,
-    BBOBSeparableRastrigin,
-    bbob_gaussian_noise,
-    bbob_gaussian_noise_std,
-)
+from common.test_functions.bbob import (BBOBRosenbrock, BBOBEllipsoid, BBOBSchafferF7, BBOBSeparableRastrigin,
+                                        bbob_gaussian_noise, bbob_gaussian_noise_std)
 from common.test_functions.scaled import ScaledFunction, on_unit_cube
 
-__all__ = [
-    "TestFunction",
-    "Ackley",
-    "EgpTsAckley",
-    "Zakharov",
-    "DropWave",
-    "Eggholder",
-    "Griewank",
-    "Hartmann6",
-    "Rastrigin",
-    "Levy",
-    "Branin",
-    "Trimodal",
-    "AdditiveTrimodal",
-    "BBOBRosenbrock",
-    "BBOBEllipsoid",
-    "BBOBSchafferF7",
-    "BBOBSeparableRastrigin",
-    "bbob_gaussian_noise",
-    "bbob_gaussian_noise_std",
-    "ScaledFunction",
-    "on_unit_cube",
-    "TEST_FUNCTIONS",
-    "get_test_function",
-]
-
-
 # Registry name -> class. A class without a ``dim`` argument has a fixed dimension.
-TEST_FUNCTIONS = {
-    cls.name: cls
-    for cls in (
-        Ackley,
-        EgpTsAckley,
-        Zakharov,
-        DropWave,
-        Eggholder,
-        Griewank,
-        Hartmann6,
-        Rastrigin,
-        Levy,
-        Branin,
-        Trimodal,
-        AdditiveTrimodal,
-        BBOBRosenbrock,
-        BBOBEllipsoid,
-        BBOBSchafferF7,
-        BBOBSeparableRastrigin,
-    )
-}
+TEST_FUNCTIONS = {cls.name: cls for cls in (Ackley, EgpTsAckley, Zakharov, DropWave, Eggholder, Griewank, Hartmann6,
+                                            Rastrigin, Levy, Branin, Trimodal, AdditiveTrimodal, BBOBRosenbrock,
+                                            BBOBEllipsoid, BBOBSchafferF7, BBOBSeparableRastrigin)}
 
+__all__ = ["TestFunction", *(cls.__name__ for cls in TEST_FUNCTIONS.values()), "bbob_gaussian_noise",
+           "bbob_gaussian_noise_std", "ScaledFunction", "on_unit_cube", "TEST_FUNCTIONS", "get_test_function"]
 
 
 def get_test_function(name, dim=None, **kwargs):

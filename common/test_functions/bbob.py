@@ -40,6 +40,13 @@ class _BBOBFunction(TestFunction):
     The values are f - f_opt (BBOB's additive f_opt only shifts the values), so
     the maximum of the negated function is 0 at x_opt. BBOB's boundary penalty
     f_pen is zero on [-5, 5]^d and omitted.
+
+    Parameters
+    ----------
+    dim : int
+        Input dimension d >= 2.
+    rng : numpy.random.Generator or int
+        Source of the instance (x_opt, then what the subclass uses of R and Q); an int is a seed.
     """
 
     _optimum_scale = 1.0
@@ -70,12 +77,7 @@ class BBOBRosenbrock(_BBOBFunction):
     with :func:`bbob_gaussian_noise`. Definitions: Hansen et al. (2009),
     BBOB noisy functions.
 
-    Parameters
-    ----------
-    dim : int
-        Input dimension d >= 2.
-    rng : numpy.random.Generator or int
-        Source of the instance (x_opt); an int is a seed.
+    ``dim`` and ``rng`` (the instance: x_opt) as :class:`_BBOBFunction`.
     """
 
     name = "bbob_rosenbrock"
@@ -103,12 +105,10 @@ class BBOBEllipsoid(_BBOBFunction):
     Source: ``mini_gp_opt`` App. B.2 (f116 = this function with Gaussian noise,
     d = 3); add the noise with :func:`bbob_gaussian_noise`.
 
+    ``dim`` and ``rng`` (the instance: x_opt, R) as :class:`_BBOBFunction`, and:
+
     Parameters
     ----------
-    dim : int
-        Input dimension d >= 2.
-    rng : numpy.random.Generator or int
-        Source of the instance (x_opt, R); an int is a seed.
     condition : float, default=1e4
         Condition number of the ellipsoid.
     """
@@ -144,12 +144,7 @@ class BBOBSchafferF7(_BBOBFunction):
     Source: ``mini_gp_opt`` App. B.2 (f122 = this function with Gaussian noise,
     d = 3); add the noise with :func:`bbob_gaussian_noise`.
 
-    Parameters
-    ----------
-    dim : int
-        Input dimension d >= 2.
-    rng : numpy.random.Generator or int
-        Source of the instance (x_opt, R, Q); an int is a seed.
+    ``dim`` and ``rng`` (the instance: x_opt, R, Q) as :class:`_BBOBFunction`.
     """
 
     name = "bbob_schaffer_f7"
@@ -174,12 +169,7 @@ class BBOBSeparableRastrigin(_BBOBFunction):
     Source: ``mini_gp_opt`` App. B.2 ("separable Rastrigin", d = 3; the paper
     does not state its noise).
 
-    Parameters
-    ----------
-    dim : int
-        Input dimension d >= 2.
-    rng : numpy.random.Generator or int
-        Source of the instance (x_opt); an int is a seed.
+    ``dim`` and ``rng`` (the instance: x_opt) as :class:`_BBOBFunction`.
     """
 
     name = "bbob_rastrigin_separable"
@@ -235,14 +225,8 @@ def bbob_gaussian_noise_std(values, beta):
     .. math::
         \operatorname{std} = |f| \sqrt{e^{\beta^2} (e^{\beta^2} - 1)}
 
-    (the std of a log-normal factor), and 0 where BBOB adds no noise.
-
-    Parameters
-    ----------
-    values : array-like of shape (n,)
-        Noise-free values of a negated BBOB function.
-    beta : float
-        Noise level, >= 0.
+    (the std of a log-normal factor), and 0 where BBOB adds no noise; ``values``
+    and ``beta`` as :func:`bbob_gaussian_noise`.
 
     Returns
     -------

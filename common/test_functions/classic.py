@@ -19,7 +19,27 @@ def _ackley(X):
     return -20.0 * np.expm1(-0.2 * root_mean_square) + (np.e - np.exp(mean_cosine))
 
 
-class Ackley(TestFunction):
+class _AnyDimension(TestFunction):
+    """A function of any dimension d with its maximum 0 at (c, ..., c), on the cube [low, high]^d by default.
+
+    Parameters
+    ----------
+    dim : int
+        Input dimension d.
+    bounds : array-like of shape (d, 2), default=None
+        Domain; it must contain (c, ..., c). None gives ``default_cube``'s [low, high]^d.
+    """
+
+    default_cube: tuple  # (low, high), each subclass's own
+    optimizer_coordinate = 0.0  # c
+
+    def __init__(self, dim, bounds=None):
+        dim = _check_int(dim, "dim")
+        super().__init__(dim, _cube(*self.default_cube, dim) if bounds is None else bounds)
+        self._set_optimum(np.full(dim, self.optimizer_coordinate), 0.0)
+
+
+class Ackley(_AnyDimension):
     r"""Ackley function, negated (maximum 0 at the origin).
 
     .. math::
@@ -33,20 +53,11 @@ class Ackley(TestFunction):
     maximized as -g). For the non-negated Ackley on [0, 1]^5 of ``egp_ts`` see
     :class:`EgpTsAckley`.
 
-    Parameters
-    ----------
-    dim : int
-        Input dimension d.
-    bounds : array-like of shape (d, 2), default=None
-        Domain; it must contain the origin. None gives [-32.768, 32.768]^d.
+    ``dim`` and ``bounds`` as :class:`_AnyDimension` (``bounds`` None gives [-32.768, 32.768]^d).
     """
 
     name = "ackley"
-
-    def __init__(self, dim, bounds=None):
-        dim = _check_int(dim, "dim")
-        super().__init__(dim, _cube(-32.768, 32.768, dim) if bounds is None else bounds)
-        self._set_optimum(np.zeros(dim), 0.0)
+    default_cube = (-32.768, 32.768)
 
     def _evaluate(self, X):
         return _ackley(X)
@@ -103,7 +114,7 @@ class EgpTsAckley(TestFunction):
         return _ackley(X)
 
 
-class Zakharov(TestFunction):
+class Zakharov(_AnyDimension):
     r"""Zakharov function, negated (maximum 0 at the origin).
 
     .. math::
@@ -116,20 +127,11 @@ class Zakharov(TestFunction):
     Source: ``egp_ts`` (Table 1 and App. E; d = 4 on [-5, 10]^4, maximized
     as -g).
 
-    Parameters
-    ----------
-    dim : int
-        Input dimension d.
-    bounds : array-like of shape (d, 2), default=None
-        Domain; it must contain the origin. None gives [-5, 10]^d.
+    ``dim`` and ``bounds`` as :class:`_AnyDimension` (``bounds`` None gives [-5, 10]^d).
     """
 
     name = "zakharov"
-
-    def __init__(self, dim, bounds=None):
-        dim = _check_int(dim, "dim")
-        super().__init__(dim, _cube(-5.0, 10.0, dim) if bounds is None else bounds)
-        self._set_optimum(np.zeros(dim), 0.0)
+    default_cube = (-5.0, 10.0)
 
     def _evaluate(self, X):
         weighted_sum = X @ (0.5 * np.arange(1, self.dim + 1))
@@ -193,7 +195,7 @@ class Eggholder(TestFunction):
         )
 
 
-class Griewank(TestFunction):
+class Griewank(_AnyDimension):
     r"""Griewank function, negated (maximum 0 at the origin).
 
     .. math::
@@ -206,20 +208,11 @@ class Griewank(TestFunction):
     the unscaled domain; [-600, 600]^2 is the standard one and some BO papers
     use [-5, 5]^2 (spec ``bo_pp`` §3.1), hence the ``bounds`` parameter.
 
-    Parameters
-    ----------
-    dim : int
-        Input dimension d.
-    bounds : array-like of shape (d, 2), default=None
-        Domain; it must contain the origin. None gives [-600, 600]^d.
+    ``dim`` and ``bounds`` as :class:`_AnyDimension` (``bounds`` None gives [-600, 600]^d).
     """
 
     name = "griewank"
-
-    def __init__(self, dim, bounds=None):
-        dim = _check_int(dim, "dim")
-        super().__init__(dim, _cube(-600.0, 600.0, dim) if bounds is None else bounds)
-        self._set_optimum(np.zeros(dim), 0.0)
+    default_cube = (-600.0, 600.0)
 
     def _evaluate(self, X):
         cosine_product = np.prod(np.cos(X / np.sqrt(np.arange(1, self.dim + 1))), axis=1)
@@ -280,7 +273,7 @@ class Hartmann6(TestFunction):
         return -np.exp(-exponents) @ self.alpha
 
 
-class Rastrigin(TestFunction):
+class Rastrigin(_AnyDimension):
     r"""Rastrigin function, negated (maximum 0 at the origin).
 
     .. math::
@@ -293,26 +286,17 @@ class Rastrigin(TestFunction):
     transformed separable Rastrigin of ``mini_gp_opt`` see
     :class:`BBOBSeparableRastrigin`.
 
-    Parameters
-    ----------
-    dim : int
-        Input dimension d.
-    bounds : array-like of shape (d, 2), default=None
-        Domain; it must contain the origin. None gives [-5.12, 5.12]^d.
+    ``dim`` and ``bounds`` as :class:`_AnyDimension` (``bounds`` None gives [-5.12, 5.12]^d).
     """
 
     name = "rastrigin"
-
-    def __init__(self, dim, bounds=None):
-        dim = _check_int(dim, "dim")
-        super().__init__(dim, _cube(-5.12, 5.12, dim) if bounds is None else bounds)
-        self._set_optimum(np.zeros(dim), 0.0)
+    default_cube = (-5.12, 5.12)
 
     def _evaluate(self, X):
         return 10.0 * self.dim + np.sum(X**2 - 10.0 * np.cos(2.0 * np.pi * X), axis=1)
 
 
-class Levy(TestFunction):
+class Levy(_AnyDimension):
     r"""Levy function, negated (maximum 0 at (1, ..., 1)).
 
     With :math:`w_i = 1 + (x_i - 1)/4`,
@@ -326,20 +310,12 @@ class Levy(TestFunction):
 
     Source: ``random_exploration`` (App. B, d = 10 on [-10, 10]^10).
 
-    Parameters
-    ----------
-    dim : int
-        Input dimension d.
-    bounds : array-like of shape (d, 2), default=None
-        Domain; it must contain (1, ..., 1). None gives [-10, 10]^d.
+    ``dim`` and ``bounds`` as :class:`_AnyDimension` (``bounds`` None gives [-10, 10]^d).
     """
 
     name = "levy"
-
-    def __init__(self, dim, bounds=None):
-        dim = _check_int(dim, "dim")
-        super().__init__(dim, _cube(-10.0, 10.0, dim) if bounds is None else bounds)
-        self._set_optimum(np.ones(dim), 0.0)
+    default_cube = (-10.0, 10.0)
+    optimizer_coordinate = 1.0
 
     def _evaluate(self, X):
         w = 1.0 + (X - 1.0) / 4.0
