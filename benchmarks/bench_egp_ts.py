@@ -22,7 +22,7 @@ import common  # noqa: F401  (sets one BLAS thread before numpy loads)
 import pandas as pd
 
 from common.experiments import egp_ts as experiment
-from common.experiments.egp_ts_claims import TIMING_RECORD
+from common.experiments.egp_ts_measures import TIMING_RECORD
 
 METHODS = ("EGP-TS (B)", "FB-GP-TS")
 

@@ -8,7 +8,7 @@ import pytest
 from common import confirmatory, judging
 from common.experiments import egp_ts as experiment
 from common.experiments import egp_ts_claims as egp_claims
-from common.experiments import egp_ts_findings
+from common.experiments import egp_ts_findings, egp_ts_measures
 
 PAPER_PARAMS = {**experiment.SCALES["paper"], "scale": "paper"}
 
@@ -166,7 +166,7 @@ def test_sklearn_defaults_start_every_fit_from_one_in_wide_bounds():
 
 def test_runs_much_faster_is_judged_on_the_quiet_record_seed_by_seed(tmp_path, monkeypatch):
     record = tmp_path / "egp_ts_timing.csv"
-    monkeypatch.setattr(egp_claims, "TIMING_RECORD", record)
+    monkeypatch.setattr(egp_ts_measures, "TIMING_RECORD", record)
     measure = egp_claims.faster_measure("Robot pushing 3D", "EGP-TS (B)", "FB-GP-TS")
     assert measure(None, PAPER_PARAMS, {}).score is None  # no record: not judged
     seeds = np.arange(10)

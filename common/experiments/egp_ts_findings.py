@@ -4,10 +4,9 @@ import numpy as np
 
 from common import judging, stats, verdict_tables
 from common.experiments import egp_ts as experiment
-from common.experiments.egp_ts_claims import (
-    FIG1_RIVALS, FIG2_RIVALS, GP_EI_KERNELS, GP_TS, best_single_kernel, claim_specs, final_values, kernels_differ,
-    paired_cell, quiet_cpu_seconds, seed_values, what_ran,
-)
+from common.experiments.egp_ts_claims import FIG1_RIVALS, FIG2_RIVALS, GP_EI_KERNELS, claim_specs, what_ran
+from common.experiments.egp_ts_measures import (GP_TS, best_single_kernel, final_values, kernels_differ, paired_cell,
+                                                quiet_cpu_seconds, seed_values)
 
 
 def _comparisons(values, problems, ours, rivals, higher_is_better):
