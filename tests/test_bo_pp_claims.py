@@ -8,7 +8,7 @@ from scipy import stats as scipy_stats
 
 from common import checks, claims, confirmatory, paper_data, stats, verdict_tables
 from common.experiments import bo_pp as experiment
-from common.experiments import bo_pp_claims, bo_pp_findings
+from common.experiments import bo_pp_claims, bo_pp_findings, bo_pp_measures
 from common.store import final_rows
 
 SEEDS = 20
@@ -29,7 +29,7 @@ def runs(block_name, effect=lambda problem, acquisition, tau0: 0.0, *, horizon=1
     ``horizon`` iterations, each run's value constant over its iterations (as its
     best f so far, which every run records, and as its regret in the synthetic block).
     """
-    block = bo_pp_claims.BLOCKS[block_name]
+    block = bo_pp_measures.BLOCKS[block_name]
     sign = 1 if block.higher_is_better else -1
     rows = []
     for problem in block.problems:
@@ -262,7 +262,7 @@ def test_judge_table_counts_the_lemmas_as_identities():
 def test_final_values_take_the_last_evaluation_of_each_run():
     table = runs("synthetic", horizon=3)
     table.loc[table["eval"] == 3, "regret"] = -1.0
-    assert np.all(bo_pp_claims.final_values(table, "synthetic")["value"] == -1.0)
+    assert np.all(bo_pp_measures.final_values(table, "synthetic")["value"] == -1.0)
 
 
 def test_findings_count_the_cells_where_bo_pp_is_better():

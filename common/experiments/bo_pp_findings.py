@@ -4,9 +4,8 @@ import numpy as np
 
 from common import judging, paper_data, stats, verdict_tables
 from common.experiments import bo_pp as experiment
-from common.experiments.bo_pp_claims import (
-    MARGINS, PP_TAU0S, cell_label, cells_of, compare_cells, margin_of, specs, what_ran,
-)
+from common.experiments.bo_pp_claims import MARGINS, PP_TAU0S, specs, what_ran
+from common.experiments.bo_pp_measures import cell_label, cells_of, compare_cells, margin_of
 
 CENTRED_OPTIMUM = ("Dropwave", "Griewank", "Rastrigin")   # optimum at the exact centre of the usual box
 ZERO_REGRET = 1e-12
