@@ -190,16 +190,16 @@ def test_the_settings_verdicts_judge_every_synthetic_claim_on_the_earlier_runs_b
     table = _with_earlier({"Add-*": 2, **OTHERS_333}, {"Add-*": 30, **OTHERS_333})
     runs, earlier = experiment.split_settings(table, params)
     published = add_claims.judge(table, params)
-    judged = add_claims.settings_verdicts(earlier, params, published).set_index("id")
+    judged = add_gp_ucb_findings.settings_verdicts(earlier, params, published).set_index("id")
     assert set(judged.index) == {spec.id for spec in add_claims.claim_specs() if spec.block == "synthetic"}
     assert judged.loc["star-best-(10,3,3)", ["verdict (earlier)", "verdict (authors)"]].tolist() == [
         "not reproduced", "reproduced"]
     assert (judged["verdict (authors)"] == published.set_index("id").loc[judged.index, "verdict"]).all()
     same = _with_earlier({"Add-*": 2, **OTHERS_333}, {"Add-*": 2, **OTHERS_333})
-    judged_same = add_claims.settings_verdicts(experiment.split_settings(same, params)[1], params, published)
+    judged_same = add_gp_ucb_findings.settings_verdicts(experiment.split_settings(same, params)[1], params, published)
     assert (judged_same["verdict (earlier)"] == judged_same["verdict (authors)"]).all()
     fewer = {**params, "earlier_settings_runs": params["n_runs"] - 1}
-    assert add_claims.settings_verdicts(earlier, fewer, published) is None
+    assert add_gp_ucb_findings.settings_verdicts(earlier, fewer, published) is None
 
 
 def test_the_settings_history_sets_each_superseded_settings_beside_the_published_in_the_order_adopted():
@@ -210,13 +210,13 @@ def test_the_settings_history_sets_each_superseded_settings_beside_the_published
                       ignore_index=True)
     table["settings"] = table["settings"].replace("earlier", None)   # the earlier runs name no settings
     verdicts = add_claims.judge(table, params)
-    history = add_claims.settings_history(table, params, verdicts).set_index("id")
+    history = add_gp_ucb_findings.settings_history(table, params, verdicts).set_index("id")
     names = ("earlier", "authors", "authors-code")
     assert list(history.columns) == [f"verdict ({name})" for name in names] + [f"effect ({name})" for name in names]
     assert history.loc["star-best-(10,3,3)", [f"verdict ({name})" for name in names]].tolist() == [
         "reproduced", "not reproduced", "reproduced"]
     assert (history["verdict (authors-code)"] == verdicts.set_index("id").loc[history.index, "verdict"]).all()
-    assert add_claims.settings_history(table, {**params, "settings": "earlier"}, verdicts) is None
+    assert add_gp_ucb_findings.settings_history(table, {**params, "settings": "earlier"}, verdicts) is None
 
 
 def test_the_settings_verdicts_judge_figure_5s_claims_on_its_earlier_runs_when_given():
@@ -229,7 +229,7 @@ def test_the_settings_verdicts_judge_figure_5s_claims_on_its_earlier_runs_when_g
                         for runs, suffix in ((authors, "-sdss"), (earlier, "-sdss-earlier"))]
     table = pd.concat([table, authors, earlier], ignore_index=True)
     published = add_claims.judge(table, params)
-    judged = add_claims.settings_verdicts(experiment.split_settings(table, params)[1], params, published,
+    judged = add_gp_ucb_findings.settings_verdicts(experiment.split_settings(table, params)[1], params, published,
                                           experiment.split_settings(table, params, block="real_world")[1])
     judged = judged.set_index("id")
     assert "ucb-beats-ei-sdss" in judged.index
@@ -237,9 +237,9 @@ def test_the_settings_verdicts_judge_figure_5s_claims_on_its_earlier_runs_when_g
         "ucb-beats-ei-sdss", "verdict"]
     assert judged.loc["ucb-beats-ei-sdss", ["verdict (earlier)", "verdict (authors)"]].tolist() == [
         "not reproduced", "reproduced"]
-    without = add_claims.settings_verdicts(experiment.split_settings(table, params)[1], params, published)
+    without = add_gp_ucb_findings.settings_verdicts(experiment.split_settings(table, params)[1], params, published)
     assert "ucb-beats-ei-sdss" not in set(without["id"])
-    history = add_claims.settings_history(table, params, published)
+    history = add_gp_ucb_findings.settings_history(table, params, published)
     assert history.equals(judged.reset_index())   # no fresh seeds here: the paper's seeds give the published verdicts
 
 

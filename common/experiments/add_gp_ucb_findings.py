@@ -1,12 +1,12 @@
 """What the numbers show in add_gp_ucb: the notebook's findings, each bullet computed from the runs and the
 verdict table of :mod:`common.experiments.add_gp_ucb_claims` (nothing typed in)."""
 import numpy as np
+import pandas as pd
 
-from common import stats, verdict_tables
+from common import claims, confirmatory, stats, verdict_tables
 from common.experiments import add_gp_ucb as experiment
-from common.experiments.add_gp_ucb_claims import (
-    additive_variants, claim_specs, final_regrets, paired_cell, settings_history, what_ran,
-)
+from common.experiments.add_gp_ucb_claims import claim_specs, what_ran
+from common.experiments.add_gp_ucb_measures import additive_variants, final_regrets, paired_cell
 
 
 def _tally(values, cells, higher_is_better=False):
@@ -143,3 +143,77 @@ def findings(table, params, verdicts, all_runs=None, history=None):
     return verdict_tables.findings_markdown(verdict_tables.scales_ran(what_ran(params)), [
         *_synthetic_bullets(table, params, verdicts), _ablation_bullet(table, params), *settings_bullets,
         _real_world_bullet(table, params, verdicts)])
+
+
+def settings_verdicts(earlier, params, verdicts, earlier_real_world=None):
+    """Every claim of the synthetic block, and of the real-world block where its earlier runs are given, judged
+    on its runs under superseded settings, beside its published verdict under the grid's settings (only then are
+    a superseded settings' runs run beside it). Every effect differs, the runs being others; the verdicts say which
+    claims the settings decide.
+
+    Parameters
+    ----------
+    earlier : pandas.DataFrame
+        The synthetic block's runs under one superseded settings
+        (:func:`~common.experiments.add_gp_ucb.split_settings` with ``against``).
+    params : dict
+        Resolved parameters (``n_runs``, ``real_world_runs``, ``earlier_settings_runs``, ``settings``).
+    verdicts : pandas.DataFrame
+        The claims judged under the grid's settings (:func:`judge`; :func:`settings_history` passes them judged on
+        the paper's seeds, the seeds the superseded settings ran).
+    earlier_real_world : pandas.DataFrame or None
+        The real-world block's runs under the same superseded settings (``split_settings(..., block="real_world")``);
+        its claims are judged only where they hold every seed the published verdicts were judged on.
+
+    Returns
+    -------
+    pandas.DataFrame or None
+        ``id``, then ``verdict (<settings>)`` and ``effect (<settings>)`` under each settings (the superseded one
+        first), one row per claim; None unless the superseded runs have every seed the published verdicts were
+        judged on, so that the two are judged on the same seeds.
+    """
+    paper, _ = confirmatory.split(earlier)
+    if paper.empty or params["earlier_settings_runs"] < params["n_runs"]:
+        return None
+    old, new = experiment.settings_name(paper), params["settings"]
+    blocks = ["synthetic"]
+    if earlier_real_world is not None and len(earlier_real_world) \
+            and params["earlier_settings_runs"] >= params["real_world_runs"]:
+        paper = pd.concat([paper, confirmatory.split(earlier_real_world)[0]])
+        blocks.append("real_world")
+    specs = [spec for spec in claim_specs() if spec.block in blocks]
+    before = claims.judge(specs, paper, params, ran=what_ran(params)).set_index("id")[["verdict", "effect"]]
+    before = before.fillna("")
+    after = verdicts.set_index("id").loc[before.index, ["verdict", "effect"]].fillna("")
+    return pd.DataFrame({"id": before.index, f"verdict ({old})": before["verdict"].to_numpy(),
+                         f"verdict ({new})": after["verdict"].to_numpy(),
+                         f"effect ({old})": before["effect"].to_numpy(), f"effect ({new})": after["effect"].to_numpy()})
+
+
+
+def settings_history(all_runs, params, verdicts):
+    """:func:`settings_verdicts` against every superseded settings
+    (:func:`~common.experiments.add_gp_ucb.superseded`) in one table: ``id``, the verdicts under each settings in
+    the order they were adopted, the published (the grid's) last, then the effects in the same order. None when no
+    superseded settings has every seed the published verdicts were judged on. ``all_runs``: every run of the grid,
+    under every settings."""
+    tables = {}
+    runs = experiment.split_settings(all_runs, params)[0]
+    # The published settings' runs judged once on the paper's seeds, beside every superseded settings' (the verdicts
+    # themselves may lead with fresh confirmatory seeds, which no superseded settings ran).
+    on_paper_seeds = claims.judge(claim_specs(), confirmatory.split(runs)[0], params, ran=what_ran(params))
+    for name in experiment.superseded(params["settings"]):
+        before = experiment.split_settings(all_runs, params, against=name)[1]
+        judged = settings_verdicts(before, params, on_paper_seeds,
+                                   experiment.split_settings(all_runs, params, "real_world", name)[1])
+        if judged is not None:
+            tables[name] = judged.set_index("id")
+    if not tables:
+        return None
+    ids = max((table.index for table in tables.values()), key=len)   # the real-world claims too, where judged
+    published = max(tables.values(), key=len)
+    history = pd.concat([table[[f"verdict ({name})", f"effect ({name})"]] for name, table in tables.items()]
+                        + [published[[f"verdict ({params['settings']})", f"effect ({params['settings']})"]]],
+                        axis=1).reindex(ids).fillna("")
+    names = [*tables, params["settings"]]
+    return history[[f"verdict ({name})" for name in names] + [f"effect ({name})" for name in names]].reset_index()
