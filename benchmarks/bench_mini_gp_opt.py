@@ -24,7 +24,7 @@ import common  # noqa: F401  (sets one BLAS thread before numpy loads)
 import pandas as pd
 
 from common.experiments import mini_gp_opt as experiment
-from common.experiments.mini_gp_opt_claims import TIMING_RECORD
+from common.experiments.mini_gp_opt_measures import TIMING_RECORD
 
 METHODS = ("MINI-GP-UCB", "MINI-GP-EI", "GP-UCB", "GP-BUCB", "BBKB", "epsilon-greedy")
 PROBLEMS = (experiment.NAS_PROBLEM, *experiment.BBOB_PROBLEMS)

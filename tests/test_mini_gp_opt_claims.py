@@ -5,7 +5,7 @@ import pytest
 
 from common import confirmatory
 from common.experiments import mini_gp_opt as experiment
-from common.experiments import mini_gp_opt_claims, mini_gp_opt_findings
+from common.experiments import mini_gp_opt_claims, mini_gp_opt_findings, mini_gp_opt_measures
 
 SEEDS = 40
 PAPER_PARAMS = {**experiment.SCALES["paper"], "scale": "paper"}
@@ -88,7 +88,7 @@ def test_five_noisy_seeds_decide_neither_way_and_say_how_many_would(specs):
 
 
 def test_bbkb_few_unique_is_judged_against_a_tenth_of_the_arms_with_the_first_criterion_disclosed(specs):
-    arms = mini_gp_opt_claims.n_arms(PAPER_PARAMS)
+    arms = mini_gp_opt_measures.n_arms(PAPER_PARAMS)
 
     def judged(unique):
         table = nas_runs(unique=unique)
@@ -127,7 +127,7 @@ def test_the_switch_gap_must_grow(specs):
 
 
 def test_speed_claims_wait_for_the_quiet_benchmark(specs, tmp_path, monkeypatch):
-    monkeypatch.setattr(mini_gp_opt_claims, "TIMING_RECORD", tmp_path / "not_recorded.csv")
+    monkeypatch.setattr(mini_gp_opt_measures, "TIMING_RECORD", tmp_path / "not_recorded.csv")
     assert verdict(specs["nas-faster-MINI-GP-UCB"], nas_runs()) == "not run at this scale"
 
 
@@ -143,7 +143,7 @@ def _record(tmp_path, monkeypatch, seconds):
             for name in ("MINI-GP-UCB", "MINI-GP-EI", "GP-UCB", "BBKB") for seed in range(3)]
     path = tmp_path / "timing.csv"
     pd.DataFrame(rows).to_csv(path, index=False)
-    monkeypatch.setattr(mini_gp_opt_claims, "TIMING_RECORD", path)
+    monkeypatch.setattr(mini_gp_opt_measures, "TIMING_RECORD", path)
 
 
 def test_faster_needs_every_repeat_faster_than_bbkb(specs, tmp_path, monkeypatch):
@@ -243,7 +243,7 @@ def test_fresh_seeds_never_reach_the_paper_scale_verdicts(monkeypatch):
 
 
 def test_the_bbkb_note_measures_bbkb_against_the_arms_and_the_steps():
-    arms = mini_gp_opt_claims.n_arms(PAPER_PARAMS)
+    arms = mini_gp_opt_measures.n_arms(PAPER_PARAMS)
     few = mini_gp_opt_findings.bbkb_unique_reading(nas_runs(unique=lambda method: 100), PAPER_PARAMS)
     many = mini_gp_opt_findings.bbkb_unique_reading(nas_runs(unique=lambda method: arms // 2), PAPER_PARAMS)
     assert few["seeds_few"] == few["seeds"] == SEEDS and many["seeds_few"] == 0

@@ -2,10 +2,10 @@
 verdict table of :mod:`common.experiments.mini_gp_opt_claims` (nothing typed in)."""
 from common import judging, stats, verdict_tables
 from common.experiments import mini_gp_opt as experiment
-from common.experiments.mini_gp_opt_claims import (
-    COMPARABLE_MARGIN, FEW_UNIQUE_SHARE, GAP_GROWTH, GP_METHODS, MINI_VARIANTS, bandwidth_verdicts, by_seed,
-    final_values, median_seconds, n_arms, oversampling_verdicts, paired, switch_gap_growth, timing_record, what_ran,
-)
+from common.experiments.mini_gp_opt_claims import (COMPARABLE_MARGIN, GAP_GROWTH, GP_METHODS, MINI_VARIANTS,
+                                                  bandwidth_verdicts, oversampling_verdicts, what_ran)
+from common.experiments.mini_gp_opt_measures import (FEW_UNIQUE_SHARE, by_seed, final_values, median_seconds, n_arms,
+                                                    paired, switch_gap_growth, timing_record)
 from common.store import final_rows
 
 
