@@ -8,7 +8,7 @@ import pytest
 
 from common import paper_data
 from common.experiments import random_exploration as experiment
-from common.experiments import random_exploration_claims, random_exploration_findings
+from common.experiments import random_exploration_claims, random_exploration_findings, random_exploration_measures
 
 SEEDS = 20
 PAPER_PARAMS = {**experiment.SCALES["paper"], "scale": "paper"}
@@ -166,7 +166,7 @@ def test_fresh_seeds_are_judged_apart_and_a_complete_confirmation_leads_with_the
 
 def test_outperform_cells_know_the_papers_own_table_1_effect():
     numbers = paper_data.load_paper_numbers("random_exploration")
-    effects = random_exploration_claims.paper_effects(numbers, "table1", "GP-UCB+", random_exploration_claims.BASELINES,
+    effects = random_exploration_measures.paper_effects(numbers, "table1", "GP-UCB+", random_exploration_claims.BASELINES,
                                                       ["Ackley", "Rastrigin", "Levy"], higher_is_better=False)
     assert len(effects) == 12
     # Table 1: on Levy, GP-UCB+'s normalized mean (0.146) is above EI's (0.142): the paper's own effect is a loss.

@@ -5,10 +5,10 @@ import pandas as pd
 
 from common import judging, paper_data, stats, verdict_tables
 from common.experiments import random_exploration as experiment
-from common.experiments.random_exploration_claims import (
-    BASELINES, NEW_METHODS, benchmark_values, by_seed, late_instantaneous_error, paired, random_forest_cumulative,
-    run_values, spread_cells, sprinkler_values, what_ran,
-)
+from common.experiments.random_exploration_claims import what_ran
+from common.experiments.random_exploration_measures import (BASELINES, NEW_METHODS, benchmark_values, by_seed,
+                                                           late_instantaneous_error, paired, random_forest_cumulative,
+                                                           run_values, spread_cells, sprinkler_values)
 
 
 def _versus(values, method, problems, others, higher_is_better):
