@@ -197,8 +197,9 @@ def write_code_pages(source_dir):
     index = ["# The code\n",
              "Every module of the shared library `common/`, and `reproduce.py`, as they are in the repository. "
              "A paper's experiments (its grid, run function, figures) are in `common/experiments/<key>.py`, its "
-             "claims in `common/experiments/<key>_claims.py` (what the numbers show: `<key>_findings.py`), its method in `common/methods/<key>.py`. Each figure "
-             "of a notebook page links to the functions of the cell that draws it.\n"]
+             "claims as a table in `common/experiments/<key>_claims.py` (how each is measured: `<key>_measures.py`; what "
+             "the numbers show: `<key>_findings.py`), its method in `common/methods/<key>.py`. Each figure of a notebook "
+             "page links to the functions of the cell that draws it.\n"]
     for package, files in sorted(groups.items(), key=lambda item: (item[0] == "(scripts)", item[0])):
         index.append("## Scripts\n" if package == "(scripts)" else f"## `{package}/`\n")
         index += [f"- [`{relpath}`]({code_docname(relpath)[len('code/'):]}.md)" for relpath in files]

@@ -122,13 +122,13 @@ def test_a_ratio_beyond_the_idea_figures_range_is_a_triangle_at_the_edge_pointin
 def test_the_regime_sentence_names_methods_tied_at_the_lowest_rank_together():
     import pandas as pd
 
-    from common.experiments import arena_claims
+    from common.experiments import arena_findings
 
     problems = ["Branin (off-centre)", "Drop-wave (off-centre)"]  # one regime
     mean_ranks = {"GP-UCB": 1.5, "GP-EI": 1.5, "Random search": 3.0}  # on both problems
     summary = pd.DataFrame([{"problem": problem, "method": method, "mean_rank": rank}
                             for problem in problems for method, rank in mean_ranks.items()])
-    sentence = arena_claims.regime_sentence(summary)
+    sentence = arena_findings.regime_sentence(summary)
     assert "GP-UCB, GP-EI tied (1.50), then Random search (3.00)" in sentence
 
 

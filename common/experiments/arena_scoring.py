@@ -38,6 +38,13 @@ def per_seed(finals, problem, method, column="regret"):
     return chosen.set_index("seed")[column].astype(float)
 
 
+def versus(finals, problem, method, other, column="regret"):
+    """``method`` against ``other`` on one problem, seed by seed: the ratio of their mean final ``column`` (lower is
+    better) with its interval (:func:`common.stats.paired_by_seed`), or None where either did not run."""
+    return stats.paired_by_seed(per_seed(finals, problem, method, column), per_seed(finals, problem, other, column),
+                                higher_is_better=False, scale="ratio")
+
+
 def whole_methods(table, params):
     """The runs of the comparison of whole methods: the methods of :data:`~common.experiments.arena_methods.METHODS`
     on seeds 0 .. ``n_seeds`` - 1 (the twins' runs, and their methods' seeds beyond ``n_seeds``, left out)."""
