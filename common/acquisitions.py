@@ -70,21 +70,7 @@ class UpperConfidenceBound(Acquisition):
         return mean + root * std, np.ones_like(mean), np.full_like(std, root)
 
 
-class _Improvement(Acquisition):
-    """What EI and PI share: the improvement mu - y_best - xi over the best value, and its z-score where sigma > 0."""
-
-    def __init__(self, best, xi=0.0):
-        self.best = float(best)
-        self.xi = float(xi)
-
-    def _standardized(self, mean, std):
-        improvement = mean - self.best - self.xi
-        positive = std > 0
-        safe_std = np.where(positive, std, 1.0)
-        return improvement, positive, safe_std, improvement / safe_std
-
-
-class ExpectedImprovement(_Improvement):
+class ExpectedImprovement(Acquisition):
     """EI(x) = (mu - y_best - xi) Phi(z) + sigma phi(z).
 
     Where sigma = 0 this is the limit max(mu - y_best - xi, 0). The bo_pp paper
@@ -94,8 +80,15 @@ class ExpectedImprovement(_Improvement):
 
     name = "EI"
 
+    def __init__(self, best, xi=0.0):
+        self.best = float(best)
+        self.xi = float(xi)
+
     def with_partials(self, mean, std):
-        improvement, positive, safe_std, z = self._standardized(mean, std)
+        improvement = mean - self.best - self.xi
+        positive = std > 0
+        safe_std = np.where(positive, std, 1.0)
+        z = improvement / safe_std
         cdf, pdf = ndtr(z), _normal_pdf(z)
         value = np.where(positive, improvement * cdf + std * pdf, np.maximum(improvement, 0.0))
         # dEI/dmu = Phi(z), dEI/dsigma = phi(z)
@@ -103,13 +96,20 @@ class ExpectedImprovement(_Improvement):
         return value, by_mean, np.where(positive, pdf, 0.0)
 
 
-class ProbabilityOfImprovement(_Improvement):
+class ProbabilityOfImprovement(Acquisition):
     """PI(x) = Phi((mu - y_best - xi) / sigma) (bo_pp eq. 4); where sigma = 0 it is 1 if mu > y_best + xi else 0."""
 
     name = "PI"
 
+    def __init__(self, best, xi=0.0):
+        self.best = float(best)
+        self.xi = float(xi)
+
     def with_partials(self, mean, std):
-        improvement, positive, safe_std, z = self._standardized(mean, std)
+        improvement = mean - self.best - self.xi
+        positive = std > 0
+        safe_std = np.where(positive, std, 1.0)
+        z = improvement / safe_std
         pdf = _normal_pdf(z)
         value = np.where(positive, ndtr(z), (improvement > 0).astype(float))
         by_mean = np.where(positive, pdf / safe_std, 0.0)
