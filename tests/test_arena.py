@@ -160,12 +160,48 @@ def test_a_problem_where_random_search_reaches_the_optimum_has_no_normalized_sco
     assert set(per_problem["problem"]) == {"Q"} and (overall["problems"] == 1).all()
 
 
-def test_the_anytime_share_rises_with_the_evaluations_and_reaches_one_at_the_best_regret():
-    table = _tidy({("P", "good", 0): [8.0, 8.0, 1.0, 1e-3], ("P", "bad", 0): [8.0, 8.0, 8.0, 8.0]})
+def test_the_anytime_share_rises_with_the_evaluations_and_reaches_one_at_the_last_target():
+    lowest = 8.0 * 10.0 ** -arena_scoring.TARGET_DECADES
+    table = _tidy({("P", "good", 0): [8.0, 8.0, 1.0, lowest / 2], ("P", "bad", 0): [8.0, 8.0, 8.0, 8.0]})
     curves = arena_scoring.anytime_curves(table)
     assert (np.diff(curves["good"].to_numpy()) >= 0).all() and curves["good"].iloc[-1] == 1.0
     # only the initial design's level
     assert curves["bad"].iloc[-1] == curves["bad"].iloc[0] == 1 / arena_scoring.N_TARGETS
+
+
+def test_the_anytime_targets_do_not_move_when_a_better_method_is_added():
+    table = _tidy({("P", "a", seed): [8.0, 8.0 + seed, 1.0, 0.5] for seed in range(3)})
+    better = _tidy({("P", "better", seed): [8.0, 8.0 + seed, 1e-3, 1e-9] for seed in range(3)})
+    import pandas as pd
+
+    before = arena_scoring.targets(table)
+    after = arena_scoring.targets(pd.concat([table, better], ignore_index=True))
+    assert before.keys() == after.keys() and np.array_equal(before["P"], after["P"])
+
+
+def test_resampling_the_problems_widens_a_score_that_differs_between_problems_only():
+    # every seed of a problem scores alike (no spread over the seeds), the problems differ
+    regrets = {(problem, name, seed): [4.0, 4.0, 4.0, value] for seed in range(4)
+               for problem, value in (("P", 1.0), ("Q", 3.0), ("R", 2.0))
+               for name, value in (("Random search", 4.0), ("m", value))}
+    _, overall = arena_scoring.normalized_scores(_tidy(regrets), 4, n_resamples=400)
+    row = overall.set_index("method").loc["m"]
+    assert row["low"] == row["high"] == row["mean normalized score"]
+    assert row["low (problems resampled too)"] < row["mean normalized score"] < row["high (problems resampled too)"]
+
+
+def test_the_dimension_breakdown_ranks_each_method_within_its_dimension_group():
+    regrets = {(problem, name, seed): [4.0, 4.0, 4.0, level + 0.01 * seed] for seed in range(3)
+               for problem, best in (("Branin", "a"), ("Ackley-10 (off-centre)", "b"))
+               for name, level in (("a", 1.0 if best == "a" else 2.0), ("b", 1.0 if best == "b" else 2.0),
+                                   ("Random search", 3.0))}
+    table = _tidy(regrets)
+    per_problem, _ = arena_scoring.normalized_scores(table, 4, n_resamples=50)
+    finals = table[table["eval"] == 3]
+    summary = arena_scoring.rank_summary(arena_scoring.seed_ranks(finals), n_resamples=50)
+    groups = arena_scoring.by_dimension(per_problem, summary).set_index("method")
+    assert groups.loc["a", "rank, d <= 4 (1 problems)"] == 1.0 and groups.loc["b", "rank, d >= 10 (1 problems)"] == 1.0
+    assert not any("5 <= d <= 9" in column for column in groups.columns)
 
 
 def test_the_ranks_at_the_full_budget_are_the_final_ranks():

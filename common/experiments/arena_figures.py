@@ -8,7 +8,7 @@ import numpy as np
 
 from common import judging, stats
 from common.experiments.arena_methods import IDEAS, METHODS
-from common.experiments.arena_scoring import N_TARGETS, RANK_ALPHA, methods_in_order, untold_groups
+from common.experiments.arena_scoring import N_TARGETS, RANK_ALPHA, TARGET_DECADES, methods_in_order, untold_groups
 from common.experiments.arena_suite import N_INIT
 
 
@@ -217,8 +217,8 @@ def plot_anytime(ax, curves):
     ax.set(xlabel="evaluations (the 10 initial points included)", ylim=(0, 1),
            ylabel="share of (problem, target, seed) reached")
     return (f"per method, the share of (problem, target, seed) triples whose target it has reached after each number "
-            f"of evaluations ({N_TARGETS} targets per problem, log-uniform from the median regret of the initial "
-            "design down to the smallest regret any run reached)")
+            f"of evaluations ({N_TARGETS} fixed targets per problem, log-uniform over {TARGET_DECADES} decades below "
+            "the median regret of the shared initial design, whichever methods ran)")
 
 
 def plot_cost_and_rank(ax, costs):

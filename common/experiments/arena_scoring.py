@@ -198,9 +198,10 @@ def untold_groups(average_ranks, cd):
 # --------------------------------------------------------------------------- the field's scoring (issue 42)
 #: The budgets at which the methods are also ranked (evaluations, the initial design included).
 INTERMEDIATE_BUDGETS = (25, 50, 100)
-#: The anytime view's targets per problem: this many regrets, log-uniform from the median regret of the initial
-#: design down to the smallest final regret any run reached (at least 1e-6 of the first).
+#: The anytime view's targets per problem: this many regrets, log-uniform over :data:`TARGET_DECADES` decades below
+#: the median regret of the shared initial design, so that no method's runs move them.
 N_TARGETS = 31
+TARGET_DECADES = 6
 
 
 def values_at(table, evaluations):
@@ -231,9 +232,11 @@ def normalized_scores(table, evaluations, reference="Random search", n_resamples
     regret of ``reference``'s runs there (1 at the optimum, 0 at random search's mean, below 0 worse than it).
 
     Returns ``(per_problem, overall)``: the mean score per (problem, method) over its seeds, and per method the
-    mean over the problems with a 95 % interval (the seeds of every problem resampled, each problem apart: the
-    expanded percentile bootstrap of :func:`common.stats.expanded_tail` at the fewest seeds), best first. A problem
-    where the reference's mean regret is 0 has no score and is left out (``overall`` says how many problems count).
+    mean over the problems with two 95 % intervals: ``low``/``high`` for these problems (the seeds of every
+    problem resampled, each problem apart: the expanded percentile bootstrap of :func:`common.stats.expanded_tail`
+    at the fewest seeds), and ``low``/``high (problems resampled too)`` for a suite like this one (the problems
+    drawn with replacement, then each one's seeds; expanded at the number of problems), best first. A problem where
+    the reference's mean regret is 0 has no score and is left out (``overall`` says how many problems count).
     """
     import pandas as pd
     from common import stats
@@ -246,19 +249,55 @@ def normalized_scores(table, evaluations, reference="Random search", n_resamples
         score=lambda frame: 1.0 - frame["regret"] / frame["problem"].map(baseline))
     per_problem = at.groupby(["problem", "method"], sort=False)["score"].mean().rename("mean score").reset_index()
     rng = np.random.default_rng(stats.BOOTSTRAP_SEED)
+    # Its own stream, so that the seeds-only intervals stay the numbers they were before problems were resampled.
+    problem_rng = np.random.default_rng([stats.BOOTSTRAP_SEED, 1])
     rows = []
     for method, runs in at.groupby("method", sort=False):
         by_problem = [group["score"].to_numpy() for _, group in runs.groupby("problem", sort=False)]
         means = np.mean([scores.mean() for scores in by_problem])
-        resampled = np.mean([scores[rng.integers(0, len(scores), size=(n_resamples, len(scores)))].mean(axis=1)
-                             for scores in by_problem], axis=0)
+        per_problem_draws = np.array([scores[rng.integers(0, len(scores), size=(n_resamples, len(scores)))]
+                                      .mean(axis=1) for scores in by_problem])
+        resampled = np.mean(per_problem_draws, axis=0)
         fewest = min(len(scores) for scores in by_problem)
         tail = stats.expanded_tail(fewest) if fewest > 1 else None  # one seed says nothing about the spread
         low, high = np.quantile(resampled, [tail, 1 - tail]) if tail else (np.nan, np.nan)
-        rows.append({"method": method, "problems": len(by_problem), "mean normalized score": means,
-                     "low": low, "high": high})
+        # Two stages: the problems drawn with replacement, then each drawn problem's seeds (its draw above).
+        n_problems = len(by_problem)
+        chosen = problem_rng.integers(0, n_problems, size=(n_resamples, n_problems))
+        both = per_problem_draws[chosen, np.arange(n_resamples)[:, None]].mean(axis=1)
+        problem_tail = stats.expanded_tail(n_problems) if n_problems > 1 else None
+        low_both, high_both = (np.quantile(both, [problem_tail, 1 - problem_tail]) if problem_tail
+                               else (np.nan, np.nan))
+        rows.append({"method": method, "problems": n_problems, "mean normalized score": means,
+                     "low": low, "high": high, "low (problems resampled too)": low_both,
+                     "high (problems resampled too)": high_both})
     overall = pd.DataFrame(rows).sort_values("mean normalized score", ascending=False, ignore_index=True)
     return per_problem, overall
+
+
+#: The per-dimension breakdown's groups: (label, smallest d, largest d).
+DIMENSION_GROUPS = (("d <= 4", 1, 4), ("5 <= d <= 9", 5, 9), ("d >= 10", 10, np.inf))
+
+
+def by_dimension(per_problem, summary):
+    """Each method's mean normalized score (``per_problem`` of :func:`normalized_scores`) and average rank
+    (:func:`problem_ranks` of ``summary``, each problem's ranking among every method) over the problems of each
+    group of :data:`DIMENSION_GROUPS`: a row per method, best overall average rank first, two columns per group
+    (the group's label says how many problems it holds); a group without problems is left out."""
+    import pandas as pd
+
+    ranks = problem_ranks(summary)
+    order = ranks.mean(axis=0).sort_values().index
+    columns = {}
+    for label, lowest, highest in DIMENSION_GROUPS:
+        problems = [name for name in ranks.index if lowest <= SPEC_OF[name].dim <= highest]
+        if not problems:
+            continue
+        scores = per_problem[per_problem["problem"].isin(problems)].groupby("method")["mean score"].mean()
+        name = f"{label} ({len(problems)} problems)"
+        columns[f"score, {name}"] = scores.reindex(order)
+        columns[f"rank, {name}"] = ranks.loc[problems].mean(axis=0).reindex(order)
+    return pd.DataFrame(columns).rename_axis("method").reset_index()
 
 
 def standing(table, evaluations):
@@ -273,10 +312,10 @@ def standing(table, evaluations):
 
 def targets(table):
     """Per problem, :data:`N_TARGETS` regrets, log-uniform from the median regret of the initial design (shared by
-    every method) down to the smallest final regret any run reached, at least 1e-6 of the first."""
+    every method, so the targets do not move when a method is added or its runs change) down to
+    10^-:data:`TARGET_DECADES` of it, COCO's fixed targets on the problem's own scale."""
     initial = table[table["iteration"] == 0].groupby(["problem", "seed"])["regret"].min().groupby("problem").median()
-    best = table.groupby("problem")["regret"].min()
-    return {problem: np.geomspace(high, max(best[problem], 1e-6 * high), N_TARGETS)
+    return {problem: np.geomspace(high, high * 10.0 ** -TARGET_DECADES, N_TARGETS)
             for problem, high in initial.items() if high > 0}
 
 
