@@ -190,6 +190,17 @@ def test_resampling_the_problems_widens_a_score_that_differs_between_problems_on
     assert row["low (problems resampled too)"] < row["mean normalized score"] < row["high (problems resampled too)"]
 
 
+def test_the_scores_table_puts_each_interval_in_one_column_around_its_mean():
+    regrets = {(problem, name, seed): [4.0, 4.0, 4.0, value + 0.1 * seed] for seed in range(4)
+               for problem, value in (("P", 1.0), ("Q", 3.0))
+               for name, value in (("Random search", 4.0), ("m", value))}
+    _, overall = arena_scoring.normalized_scores(_tidy(regrets), 4, n_resamples=200)
+    shown = arena_scoring.scores_table(overall).set_index("method")
+    for column in ("95 % interval (these problems)", "95 % interval (problems resampled too)"):
+        low, high = (float(end) for end in shown.loc["m", column].strip("[]").split(", "))
+        assert low <= shown.loc["m", "mean normalized score"] <= high
+
+
 def test_the_dimension_breakdown_ranks_each_method_within_its_dimension_group():
     regrets = {(problem, name, seed): [4.0, 4.0, 4.0, level + 0.01 * seed] for seed in range(3)
                for problem, best in (("Branin", "a"), ("Ackley-10 (off-centre)", "b"))

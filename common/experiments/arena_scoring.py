@@ -275,6 +275,18 @@ def normalized_scores(table, evaluations, reference="Random search", n_resamples
     return per_problem, overall
 
 
+def scores_table(scores):
+    """:func:`normalized_scores`' ``overall`` for reading, rounded to 3 digits, each interval in one column as
+    "[low, high]"."""
+    shown = scores.round(3)
+    interval = {"95 % interval (these problems)": ("low", "high"),
+                "95 % interval (problems resampled too)": ("low (problems resampled too)",
+                                                           "high (problems resampled too)")}
+    for name, (low, high) in interval.items():
+        shown[name] = [f"[{a:g}, {b:g}]" for a, b in zip(shown[low], shown[high])]
+    return shown[["method", "problems", "mean normalized score", *interval]]
+
+
 #: The per-dimension breakdown's groups: (label, smallest d, largest d).
 DIMENSION_GROUPS = (("d <= 4", 1, 4), ("5 <= d <= 9", 5, 9), ("d >= 10", 10, np.inf))
 
@@ -306,6 +318,7 @@ def standing(table, evaluations):
     best rank first; returns ``(standing, found)`` with the critical difference's dict."""
     found = critical_difference(rank_summary(seed_ranks(final_values(table))))
     _, scores = normalized_scores(table, evaluations)
+    scores = scores.drop(columns=["low (problems resampled too)", "high (problems resampled too)"])
     ranks = found["average_ranks"].rename("average rank").rename_axis("method").reset_index()
     return ranks.merge(scores, on="method", how="left"), found
 
