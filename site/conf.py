@@ -17,7 +17,8 @@ extensions = ["myst_nb", "companion"]
 
 # The committed notebooks, as committed: never executed at build time.
 nb_execution_mode = "off"
-nb_merge_streams = True
+# Each printed line stays where the cell printed it: merged, a sentence printed after a table moved above it.
+nb_merge_streams = False
 nb_output_stderr = "show"
 # Outputs in text/markdown (the notebooks' tables, verdict_tables.show_table) are GitHub-flavoured markdown; myst-nb's
 # default, CommonMark, has no tables and would print their pipes as one paragraph.
