@@ -27,6 +27,14 @@ benchmarks/results/authors_add_gp_ucb.csv. The add_gp_ucb notebook draws the run
 
 Their test function draws its coordinate permutation from Octave's generator, so each seed is another instance
 of the same function (the regrets do not depend on the permutation); the project's seeds draw their own.
+
+The BLAS Octave calls rounds the last bits of their GP's linear algebra, and where the acquisition's DIRECT search
+meets near-ties that decides its path: ``--blas reference`` runs Octave on Debian's reference BLAS and LAPACK (the
+packages octave pulls in) whatever else is installed, and saves to data/authors_code/add_gp_ucb/<settings>-reference-blas/;
+every run records the BLAS Octave reports (``version -blas``). The add_gp_ucb notebook (§4) shows where the
+saved runs part from their code under the reference BLAS:
+
+    nice -n 19 python benchmarks/authors_add_gp_ucb.py --authors-code /path/to/add-gp-bandits --seeds 20 --T 40 --blas reference
 """
 import argparse
 import hashlib
@@ -48,16 +56,20 @@ SETTINGS = ("library", "figure")
 CHECKPOINTS = (10, 25, 50, 100, 200, 410)
 N_INIT = 10
 AUTHORS_FOLDERS = ("addGPLibkky", "BOLibkky", "utils")
+#: Debian's reference BLAS and LAPACK, found first by the dynamic linker whatever the alternatives point to.
+REFERENCE_BLAS = {"LD_LIBRARY_PATH": "/usr/lib/x86_64-linux-gnu/blas:/usr/lib/x86_64-linux-gnu/lapack"}
+BLAS_CHOICES = ("system", "reference")
 
 
-def run_path(settings, method, seed):
-    return RUNS / settings / f"{METHODS[method]}-seed{seed}.json"
+def run_path(settings, method, seed, blas="system"):
+    folder = settings if blas == "system" else f"{settings}-reference-blas"
+    return RUNS / folder / f"{METHODS[method]}-seed{seed}.json"
 
 
-def saved_length(settings, method, seed):
+def saved_length(settings, method, seed, blas="system"):
     """The queries of the saved run (0 if none). A shorter run is the prefix of a longer one of the same seed (the
     draws do not depend on the number of iterations), so computing the longer one replaces it."""
-    path = run_path(settings, method, seed)
+    path = run_path(settings, method, seed, blas)
     return json.loads(path.read_text())["T"] if path.exists() else 0
 
 
@@ -90,9 +102,22 @@ def octave_version():
     return out.splitlines()[0]
 
 
-def run_one(authors_code, settings, method, seed, n_iters):
+def octave_environment(blas):
+    """The environment Octave runs in: one BLAS thread, and the reference BLAS where asked."""
+    return {**os.environ, "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1",
+            **(REFERENCE_BLAS if blas == "reference" else {})}
+
+
+def octave_blas(blas):
+    """The BLAS Octave reports it calls (``version -blas``) in the environment of ``blas``."""
+    result = subprocess.run(["octave-cli", "--no-gui", "--quiet", "--eval", "disp(version('-blas'))"],
+                            capture_output=True, text=True, env=octave_environment(blas))
+    return result.stdout.strip().splitlines()[-1]
+
+
+def run_one(authors_code, settings, method, seed, n_iters, blas="system"):
     """One run of the authors' code; returns its record (the optimum, the query values, CPU seconds)."""
-    env = {**os.environ, "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"}
+    env = octave_environment(blas)
     with tempfile.TemporaryDirectory() as scratch:
         out = Path(scratch) / "values.txt"
         call = (f"addpath('{DRIVER}'); authors_add_gp_ucb_run('{authors_code}', '{method}', '{settings}', "
@@ -163,6 +188,8 @@ def main():
     parser.add_argument("--methods", nargs="+", default=list(METHODS), choices=list(METHODS))
     parser.add_argument("--settings", nargs="+", default=["library"], choices=SETTINGS,
                         help="library: their library's defaults (the project's settings); figure: demoCustomise's")
+    parser.add_argument("--blas", default="system", choices=BLAS_CHOICES,
+                        help="system: the BLAS Octave finds; reference: Debian's reference BLAS (saved apart)")
     parser.add_argument("--report", action="store_true", help="only print the table of the saved runs")
     args = parser.parse_args()
     if args.seeds < 1:
@@ -172,13 +199,14 @@ def main():
     if not args.report:
         authors_code = check_authors_code(args.authors_code)
         version, fingerprint = octave_version(), authors_fingerprint(authors_code)
+        blas = octave_blas(args.blas)
         todo = [(settings, method, seed) for seed in range(1, args.seeds + 1) for settings in args.settings
-                for method in args.methods if saved_length(settings, method, seed) < args.T]
-        print(f"{len(todo)} runs to compute ({version}; authors' files {fingerprint})", flush=True)
+                for method in args.methods if saved_length(settings, method, seed, args.blas) < args.T]
+        print(f"{len(todo)} runs to compute ({version}; {blas}; authors' files {fingerprint})", flush=True)
         for i, (settings, method, seed) in enumerate(todo, 1):
-            record = run_one(authors_code, settings, method, seed, args.T - N_INIT)
-            record.update(octave=version, authors_files=fingerprint)
-            path = run_path(settings, method, seed)
+            record = run_one(authors_code, settings, method, seed, args.T - N_INIT, args.blas)
+            record.update(octave=version, blas=blas, authors_files=fingerprint)
+            path = run_path(settings, method, seed, args.blas)
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(json.dumps(record) + "\n")
             print(f"[{i}/{len(todo)}] {settings} {method} seed {seed}: S_T {regrets(record)[0][-1]:.3f}, "

@@ -359,16 +359,21 @@ def test_section_4_replays_each_methods_lowest_seeds_of_the_authors_runs(replays
         assert sorted(record["seed"] for record in chosen if record["method"] == method) == seeds[:replays]
 
 
-@pytest.mark.parametrize("experiment_name", ["authors_replay", "authors_design"])
+@pytest.mark.parametrize("experiment_name", ["authors_replay", "authors_design", "reference BLAS replay"])
 def test_a_cached_run_on_an_authors_run_recomputes_to_the_same_numbers(experiment_name, monkeypatch):
-    """§4's replays and runs from the authors' designs are read from the committed cache: the first of each
-    recomputes to the stored arrays, bit for bit where this process computes as the run did (the same BLAS kernels
-    and numpy loops), else to 1e-6."""
+    """§4's replays and runs from the authors' designs, and its replays of their runs made again under the
+    reference BLAS, are read from the committed cache: the first of each recomputes to the stored arrays, bit for
+    bit where this process computes as the run did (the same BLAS kernels and numpy loops), else to 1e-6."""
     from common import paths, store
     from common.notebook import configuration
 
     monkeypatch.delenv(paths.RESULTS_ROOT_VARIABLE, raising=False)  # the committed cache
-    grid = experiment.authors_run_grid(experiment.authors_code_runs()[1], configuration(experiment))
+    if experiment_name == "reference BLAS replay":
+        grid = experiment.reference_blas_grid(experiment.authors_code_runs(experiment.REFERENCE_BLAS_RUNS)[1],
+                                              configuration(experiment))
+        experiment_name = "authors_replay"
+    else:
+        grid = experiment.authors_run_grid(experiment.authors_code_runs()[1], configuration(experiment))
     config = next(config for config in grid if config["experiment"] == experiment_name)
     stored = store.load_run(config)
     versions = store.process_versions()
@@ -385,3 +390,41 @@ def test_a_run_on_an_authors_run_whose_record_changed_names_it():
               "authors_run": "0" * 16}
     with pytest.raises(LookupError, match="benchmarks/authors_add_gp_ucb.py"):
         experiment.run_on_authors_run(config)
+
+
+def _replay(method, seed, parts_at=None, moved_at=None, settings="authors-code", iterations=5):
+    distance = np.zeros(iterations)
+    if parts_at:
+        distance[parts_at - 1:] = 0.5
+    moved = np.zeros(iterations, dtype=bool)
+    if moved_at:
+        moved[moved_at - 1] = True
+        distance[moved_at - 1] = 0.1
+    return pd.DataFrame({"experiment": "authors_replay", "method": method, "seed": seed, "settings": settings,
+                         "eval": np.arange(iterations),
+                         "distance": distance, "moved": moved})
+
+
+def test_the_blas_parting_table_gives_each_first_parting_and_what_ours_matches_on_the_rerun():
+    N = experiment.N_INIT
+    queries = np.zeros((N + 5, 2))
+    saved = [{"method": "Add-*", "seed": 1, "queries": queries.tolist()},
+             {"method": "Add-*", "seed": 2, "queries": queries.tolist()}]
+    rerun_queries = queries.copy()
+    rerun_queries[N + 2:] = 1.0  # their code under the reference BLAS parts at BO iteration 3
+    reruns = [{"method": "Add-*", "seed": 1, "queries": queries.tolist()},
+              {"method": "Add-*", "seed": 2, "queries": rerun_queries.tolist()}]
+    replays = pd.concat([_replay("Add-*", 1, moved_at=2), _replay("Add-*", 2, parts_at=3),
+                         _replay("Add-*", 2, parts_at=1, settings="authors"),
+                         _replay("Add-*", 2, parts_at=1).assign(experiment="authors_design")], ignore_index=True)
+    on_reruns = pd.concat([_replay("Add-*", 1), _replay("Add-*", 2, parts_at=5)], ignore_index=True)
+    table = experiment.blas_parting_table(saved, reruns, replays, on_reruns, "authors-code").set_index("seed")
+    assert pd.isna(table.loc[1, "ours parts from the saved run at"])
+    assert pd.isna(table.loc[1, "their code, reference BLAS, parts from it at"])
+    assert table.loc[2, "ours parts from the saved run at"] == 3
+    assert table.loc[2, "their code, reference BLAS, parts from it at"] == 3
+    assert table["ours on their reference-BLAS run"].tolist() == [5, 4]
+    sentence = experiment.blas_parting_sentence(table.reset_index())
+    assert "Ours parts from 1 of the 2 saved runs" in sentence and "from 1; the two part at the same iteration" \
+        " (or neither parts) in 2 of 2" in sentence
+    assert sentence.endswith(f"at all {experiment.REPLAYED_ITERATIONS} iterations in 0 of 2.")
