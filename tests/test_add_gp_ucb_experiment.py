@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 from common.experiments import add_gp_ucb as experiment
+from common.experiments import add_gp_ucb_blas
 
 
 def _config(method, problem="(10,3,3)", T_bo=8, seed=0):
@@ -369,7 +370,7 @@ def test_a_cached_run_on_an_authors_run_recomputes_to_the_same_numbers(experimen
 
     monkeypatch.delenv(paths.RESULTS_ROOT_VARIABLE, raising=False)  # the committed cache
     if experiment_name == "reference BLAS replay":
-        grid = experiment.reference_blas_grid(experiment.authors_code_runs(experiment.REFERENCE_BLAS_RUNS)[1],
+        grid = add_gp_ucb_blas.reference_blas_grid(experiment.authors_code_runs(experiment.REFERENCE_BLAS_RUNS)[1],
                                               configuration(experiment))
         experiment_name = "authors_replay"
     else:
@@ -418,13 +419,13 @@ def test_the_blas_parting_table_gives_each_first_parting_and_what_ours_matches_o
                          _replay("Add-*", 2, parts_at=1, settings="authors"),
                          _replay("Add-*", 2, parts_at=1).assign(experiment="authors_design")], ignore_index=True)
     on_reruns = pd.concat([_replay("Add-*", 1), _replay("Add-*", 2, parts_at=5)], ignore_index=True)
-    table = experiment.blas_parting_table(saved, reruns, replays, on_reruns, "authors-code").set_index("seed")
+    table = add_gp_ucb_blas.blas_parting_table(saved, reruns, replays, on_reruns, "authors-code").set_index("seed")
     assert pd.isna(table.loc[1, "ours parts from the saved run at"])
     assert pd.isna(table.loc[1, "their code, reference BLAS, parts from it at"])
     assert table.loc[2, "ours parts from the saved run at"] == 3
     assert table.loc[2, "their code, reference BLAS, parts from it at"] == 3
     assert table["ours on their reference-BLAS run"].tolist() == [5, 4]
-    sentence = experiment.blas_parting_sentence(table.reset_index())
+    sentence = add_gp_ucb_blas.blas_parting_sentence(table.reset_index())
     assert "Ours parts from 1 of the 2 saved runs" in sentence and "from 1; the two part at the same iteration" \
         " (or neither parts) in 2 of 2" in sentence
     assert sentence.endswith(f"at all {experiment.REPLAYED_ITERATIONS} iterations in 0 of 2.")

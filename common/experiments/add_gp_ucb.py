@@ -744,64 +744,8 @@ def _record_digest(record):
 REFERENCE_BLAS_RUNS = "library-reference-blas"
 
 
-def reference_blas_grid(reference_records, params):
-    """§4's replays of the authors' runs made again under the reference BLAS (:data:`REFERENCE_BLAS_RUNS`), under
-    the published settings, as configurations of :func:`run_on_authors_run` (their own ``authors_run``)."""
-    return [{"paper": PAPER, "method": record["method"], "seed": record["seed"],
-             "authors_run": _record_digest(record), "experiment": "authors_replay", "settings": params["settings"],
-             "iterations": REPLAYED_ITERATIONS} for record in replayed_records(reference_records, params)]
-
-
-def _first_parting(replay):
-    """The first BO iteration (1-based) at which a replay's proposal is not the authors' point (one moved off a
-    repeated query by random noise counts as theirs), or None."""
-    parted = ~((replay["distance"].to_numpy() < 1e-9) | replay["moved"].to_numpy().astype(bool))
-    return int(np.flatnonzero(parted)[0]) + 1 if parted.any() else None
-
-
-def blas_parting_table(records, reference_records, replays, reference_replays, settings):
-    """Where ours parts from the saved runs of the authors' code, beside where their own code, run again under the
-    reference BLAS, parts from them: per run replayed under ``settings`` (``replays``: the "authors_replay" runs
-    of :func:`authors_run_grid`, ``reference_replays`` those of :func:`reference_blas_grid`), the first BO
-    iteration at which ours proposes another point than the saved run, the first at which their code under the
-    reference BLAS queries another point than its saved run (within the replayed iterations; "" where neither
-    parts), and the iterations at which ours proposes the reference-BLAS run's point."""
-    again = {(record["method"], record["seed"]): record for record in reference_records}
-    replays = replays[(replays["experiment"] == "authors_replay") & (replays["settings"] == settings)]
-    rows = []
-    for record in records:
-        key = (record["method"], record["seed"])
-        ours = replays[(replays["method"] == key[0]) & (replays["seed"] == key[1])]
-        if ours.empty or key not in again:
-            continue
-        length = len(ours)
-        saved = np.asarray(record["queries"])[N_INIT:N_INIT + length]
-        rerun = np.asarray(again[key]["queries"])[N_INIT:N_INIT + length]
-        differs = np.flatnonzero(np.abs(saved - rerun).max(axis=1) > 1e-9)
-        on_rerun = reference_replays[(reference_replays["method"] == key[0])
-                                     & (reference_replays["seed"] == key[1])]
-        moved = on_rerun["moved"].to_numpy().astype(bool)
-        rows.append({"method": key[0], "seed": key[1], "ours parts from the saved run at": _first_parting(ours),
-                     "their code, reference BLAS, parts from it at": int(differs[0]) + 1 if differs.size else None,
-                     "ours on their reference-BLAS run": int((on_rerun["distance"].to_numpy()[~moved] < 1e-9).sum()
-                                                             + moved.sum())})
-    partings = ["ours parts from the saved run at", "their code, reference BLAS, parts from it at"]
-    return pd.DataFrame(rows).astype({name: "Int64" for name in partings}) if rows else pd.DataFrame(rows)
-
-
-def blas_parting_sentence(table):
-    """What :func:`blas_parting_table` shows, in numbers."""
-    ours, theirs = table["ours parts from the saved run at"], table["their code, reference BLAS, parts from it at"]
-    same = (ours.fillna(0) == theirs.fillna(0)).sum()
-    full = (table["ours on their reference-BLAS run"] == REPLAYED_ITERATIONS).sum()
-    return (f"Ours parts from {ours.notna().sum()} of the {len(table)} saved runs and the authors' own code, run "
-            f"again under the reference BLAS, from {theirs.notna().sum()}; the two part at the same iteration (or "
-            f"neither parts) in {same} of {len(table)}. Replayed on their reference-BLAS runs, ours proposes their "
-            f"point at all {REPLAYED_ITERATIONS} iterations in {full} of {len(table)}.")
-
-
 def run_on_authors_run(config):
-    """One run of :func:`authors_run_grid` or :func:`reference_blas_grid`: a replay of a run of the authors' code
+    """One run of :func:`authors_run_grid` or :func:`~common.experiments.add_gp_ucb_blas.reference_blas_grid`: a replay of a run of the authors' code
     (per iteration, the distance from our proposal to their query and whether ours was moved off a repeated query)
     or ours from its initial points (the simple regret after each query)."""
     saved = authors_code_runs()[1] + authors_code_runs(REFERENCE_BLAS_RUNS)[1]
