@@ -27,6 +27,8 @@ import math
 import numpy as np
 from scipy import special
 
+from common import interval_record
+
 #: The most multisets one half may have (about 1 GB of arrays and 20 CPU seconds at this size).
 MOST_MULTISETS = 25_000_000
 #: At most this many multisets a half (about half a CPU second), the tail is cheap enough to decide every interval
@@ -80,13 +82,27 @@ def _sums_of_draws(values, log_weights, n_draws):
 
 @functools.lru_cache(maxsize=256)
 def _sum_tail(d_bytes):
+    """:func:`sum_tail` of the float64 bytes of d, cached by its exact inputs: up to seconds each, and a notebook's
+    record (:mod:`common.interval_record`) keeps them from one execution to the next."""
     d = np.frombuffer(d_bytes, dtype=float)
     n = d.size
     values, counts = np.unique(d, return_counts=True)
-    log_weights = np.log(counts / n)
     first_half, second_half = n // 2, n - n // 2
     if multiset_count(second_half, values.size) > MOST_MULTISETS:
         return None
+    inputs = {"d": interval_record.encoded(d)}
+    found = interval_record.recorded("exact_tail", inputs)
+    if found is None:
+        found = _enumerated_tail(values, counts, n)
+        interval_record.add("exact_tail", inputs, list(found))
+    return tuple(found)
+
+
+def _enumerated_tail(values, counts, n):
+    """``(P(S < 0), P(S <= 0))`` for S the sum of n draws from ``values`` drawn ``counts / n`` of the time, by meet in
+    the middle over the multisets of each half of the draws."""
+    log_weights = np.log(counts / n)
+    first_half, second_half = n // 2, n - n // 2
     sums, probabilities = _sums_of_draws(values, log_weights, first_half)
     order = np.argsort(sums)
     sums, probabilities = sums[order], probabilities[order]
@@ -100,8 +116,9 @@ def _sum_tail(d_bytes):
     tolerance = ZERO_TOLERANCE * float(np.abs(values).max()) * n
     queries = -sums[::-1]   # ascending, which keeps the binary searches in cache
     weights = probabilities[::-1]
-    below = weights @ cumulative[np.searchsorted(other_sums, queries - tolerance, side="left")]
-    at_or_below = weights @ cumulative[np.searchsorted(other_sums, queries + tolerance, side="right")]
+    # Summed by numpy, not BLAS (no @): the same bits under every BLAS kernel, as the record needs.
+    below = np.sum(weights * cumulative[np.searchsorted(other_sums, queries - tolerance, side="left")])
+    at_or_below = np.sum(weights * cumulative[np.searchsorted(other_sums, queries + tolerance, side="right")])
     return float(below), float(at_or_below)
 
 

@@ -3,9 +3,10 @@
 Near a decision boundary a cell's interval is recomputed on :data:`common.stats.N_REFINED` or
 :data:`common.stats.N_PRECISE` resamples (:func:`common.judging.refined`; a curve's iterations on one draw shared by
 them, :func:`common.stats.paired_curves`): up to 20 million resamples of the seeds, seconds each, and a paper's
-claims ask for dozens of them. Such an interval is a function of its inputs (the seeds' values, the scale, the
-estimate, the number of resamples and the bootstrap's seed) and of the code and numpy that compute it, not of the
-BLAS kernels (the resampled means are summed without BLAS). A notebook keeps each one it computed, with its inputs,
+claims ask for dozens of them; an end that even those cannot place gets the exact bootstrap tail
+(:func:`common.bootstrap_tail.sum_tail`, up to seconds too). Such an interval or tail is a function of its inputs
+(the seeds' values, the scale, the estimate, the number of resamples and the bootstrap's seed) and of the code and
+numpy that compute it, not of the BLAS kernels (its sums are numpy's, without BLAS). A notebook keeps each one it computed, with its inputs,
 in ``figures/<key>/bootstrap_intervals.json`` beside the verdicts it serves, under the fingerprint of that code and
 numpy (:func:`fingerprint`), and reads them back at its next execution where the inputs are equal to the last bit.
 
@@ -32,7 +33,7 @@ import numpy as np
 from common import _threads, paths
 
 #: The modules whose code computes the recorded intervals: a change to either makes every record stale.
-COMPUTED_BY = ("common/stats.py", "common/interval_record.py")
+COMPUTED_BY = ("common/stats.py", "common/bootstrap_tail.py", "common/interval_record.py")
 
 _ACTIVE = {"entries": {}, "path": None}
 

@@ -5,7 +5,7 @@ import os
 import numpy as np
 import pytest
 
-from common import interval_record, paths, provenance, stats
+from common import bootstrap_tail, interval_record, paths, provenance, stats
 
 COMMITTED = sorted((paths.repo_root() / "figures").glob(f"*/{paths.INTERVAL_RECORD_NAME}"))
 #: A paper key without a committed record, so that a test's record holds only what the test computed.
@@ -31,7 +31,10 @@ def values(seed):
 
 
 def flat(outputs):
-    """An entry's outputs (an interval's ends and errors, or a curve's list of them) as one array of floats."""
+    """An entry's outputs (an interval's ends and errors, a curve's list of them, or an exact tail's two
+    probabilities) as one array of floats."""
+    if len(outputs) == 2:
+        return np.array(outputs, dtype=float)
     if isinstance(outputs[0], list):
         return np.concatenate([flat(interval) for interval in outputs])
     low, high, errors = outputs
@@ -41,6 +44,10 @@ def flat(outputs):
 def recompute(entry):
     """An entry's outputs computed again from its inputs."""
     inputs = entry["inputs"]
+    if entry["kind"] == "exact_tail":
+        d = interval_record.decoded(inputs["d"])
+        values, counts = np.unique(d, return_counts=True)
+        return list(bootstrap_tail._enumerated_tail(values, counts, d.size))
     a, b = interval_record.decoded(inputs["a"]), interval_record.decoded(inputs["b"])
     if entry["kind"] == "paired":
         effect = stats._resampled_effect(a, b, inputs["scale"], inputs["estimate"], inputs["n_resamples"],
@@ -76,6 +83,21 @@ def test_a_curves_intervals_are_read_back_as_computed(figures_root):
     stats._shared_draw_ends.cache_clear()
     interval_record.use(KEY)
     assert stats._shared_draw_ends(*arguments) == computed
+
+
+def test_an_exact_tail_is_read_back_in_the_next_execution(figures_root):
+    d = np.repeat([-2.0, -1.0, 0.0, 1.0, 3.0], [3, 2, 4, 2, 1])
+    interval_record.use(KEY)
+    computed = bootstrap_tail.sum_tail(d)
+    path = interval_record.save()
+    (key, entry), = interval_record.read(path).items()
+    assert entry["kind"] == "exact_tail" and tuple(entry["outputs"]) == computed
+    entry["outputs"][0] = -1.0   # a value only the record can give, to see that it was read
+    interval_record.write(path, {key: entry})
+    bootstrap_tail._sum_tail.cache_clear()   # the next execution: a new process
+    interval_record.use(KEY)
+    assert bootstrap_tail.sum_tail(d) == (-1.0, computed[1])
+    bootstrap_tail._sum_tail.cache_clear()
 
 
 def test_an_input_one_bit_away_is_not_read_from_the_record(figures_root):
@@ -125,6 +147,11 @@ def test_the_record_is_not_an_input_of_the_outputs(tmp_path):
     assert provenance._is_input(path.replace(paths.INTERVAL_RECORD_NAME, "verdicts.csv"), roots, ignored=())
 
 
+def input_size(entry):
+    """The length of an entry's first encoded input: its cost grows with it."""
+    return len(entry["inputs"].get("a", entry["inputs"].get("d")))
+
+
 def committed_record(path):
     record = json.loads(path.read_text())
     current = interval_record.fingerprint()
@@ -147,8 +174,8 @@ def test_a_committed_record_is_current_and_its_intervals_recompute_bit_for_bit(p
     record = committed_record(path)
     # The cheapest entry of each kind on N_REFINED resamples (those on N_PRECISE take seconds: the next test).
     cheapest = {}
-    for entry in sorted(record["entries"], key=lambda entry: len(entry["inputs"]["a"])):
-        if entry["inputs"]["n_resamples"] == stats.N_REFINED:
+    for entry in sorted(record["entries"], key=input_size):
+        if entry["kind"] == "exact_tail" or entry["inputs"]["n_resamples"] == stats.N_REFINED:
             cheapest.setdefault(entry["kind"], entry)
     assert cheapest, f"{path} holds no interval on {stats.N_REFINED} resamples"
     for entry in cheapest.values():
@@ -158,7 +185,7 @@ def test_a_committed_record_is_current_and_its_intervals_recompute_bit_for_bit(p
 def test_the_cheapest_precise_interval_on_record_recomputes_bit_for_bit():
     found = [(len(entry["inputs"]["a"]), str(path), entry, record["fingerprint"])
              for path in COMMITTED for record in [committed_record(path)] for entry in record["entries"]
-             if entry["inputs"]["n_resamples"] == stats.N_PRECISE]
+             if entry["inputs"].get("n_resamples") == stats.N_PRECISE]
     assert found, f"no record holds an interval on {stats.N_PRECISE} resamples"
     _, _, entry, fingerprint = min(found, key=lambda item: item[:2])
     assert_recomputes(entry, fingerprint)
