@@ -410,7 +410,7 @@ def reduced_fnn_table(table):
     """What Fig. 4's reduced setting changes, per data set and method on the seeds both settings ran: the mean best
     validation accuracy after 30 evaluations with 3 trainings per evaluation (the ablation), after 30 and after 50
     with 10 (the paper's setting), and the reduced runs against the paper's at 30 evaluations, seed by seed: their
-    difference in points of accuracy with its 95 % interval, W/T/L and where the reduced runs end ("higher"
+    difference of accuracies (0.01 is one point) with its 95 % interval, W/T/L and where the reduced runs end ("higher"
     or "lower" where the interval lies on one side of 0). Both settings start
     from the same initial points; an evaluation's accuracy is the mean of its trainings, so the reduced one is the
     noisier. ``table``: runs named by :func:`name_reduced_fnn`. None without the ablation's runs."""
