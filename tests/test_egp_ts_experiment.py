@@ -23,7 +23,8 @@ def test_the_paper_grid_has_one_run_per_cell_and_seed():
     grid = experiment.make_grid(PAPER_PARAMS)
     keys = {tuple(sorted((k, str(v)) for k, v in config.items())) for config in grid}
     assert len(keys) == len(grid)
-    per_cell = pd.DataFrame(grid).groupby(["experiment", "problem", "method", "batch_size"], dropna=False).size()
+    per_cell = pd.DataFrame(grid).groupby(["experiment", "problem", "method", "batch_size", "training_runs"],
+                                          dropna=False).size()
     assert set(per_cell) == {10}
 
 
@@ -236,9 +237,9 @@ def test_random_search_is_its_own_block_with_each_blocks_seeds_and_initial_desig
     on_networks = [c for c in searches if c["problem"] in experiment.FNN]
     assert len(searches) - len(on_robots) - len(on_networks) == 4 * PAPER_PARAMS["synthetic_seeds"]
     assert len(on_robots) == len(experiment.ROBOT) * PAPER_PARAMS["robot_seeds"]
-    assert len(on_networks) == len(experiment.FNN) * PAPER_PARAMS["fnn_seeds"]
-    assert all(c["training_runs"] == PAPER_PARAMS["fnn_training_runs"] and c["T"] == PAPER_PARAMS["fnn_T"]
-               for c in on_networks)
+    at_paper_setting = [c for c in on_networks if c["training_runs"] == PAPER_PARAMS["fnn_training_runs"]]
+    assert len(at_paper_setting) == len(experiment.FNN) * PAPER_PARAMS["fnn_seeds"]
+    assert all(c["T"] == PAPER_PARAMS["fnn_T"] for c in at_paper_setting)
     result = experiment.run(_config(experiment="random_search", method=experiment.RANDOM_SEARCH))
     egp = experiment.run(_config())
     np.testing.assert_array_equal(result["f"][:experiment.N_INIT], egp["f"][:experiment.N_INIT])
@@ -296,15 +297,70 @@ def test_the_evidence_ablation_table_gives_the_ratio_its_interval_and_the_margin
     assert summary.endswith("rule out an effect of a factor 1.1 in 1 of 2 cells.")
 
 
-def test_the_reduced_fig_4_block_is_named_and_tagged_as_reduced_and_the_others_are_not():
-    paper = {**experiment.SCALES["paper"], "scale": "paper"}
-    ran = egp_claims.what_ran(paper)
-    assert "reduced from the paper's" in ran["fnn"].description and ran["fnn"].scale != "paper"
-    assert all("reduced" not in found.description and found.scale == "paper"
-               for block, found in ran.items() if block != "fnn")
-    full = {**paper, "fnn_training_runs": experiment.PAPER_FNN_TRAINING_RUNS, "fnn_T": experiment.PAPER_FNN_EVALUATIONS}
-    full_ran = egp_claims.what_ran(full)["fnn"]
-    assert "reduced" not in full_ran.description and full_ran.scale == "paper"
+def test_fig_4_runs_at_the_papers_setting_and_a_reduced_block_is_named_and_tagged_as_reduced():
+    ran = egp_claims.what_ran(PAPER_PARAMS)
+    assert all("reduced" not in found.description and found.scale == "paper" for found in ran.values())
+    reduced = {**PAPER_PARAMS, "fnn_training_runs": experiment.REDUCED_FNN_TRAINING_RUNS,
+               "fnn_T": experiment.REDUCED_FNN_EVALUATIONS}
+    reduced_ran = egp_claims.what_ran(reduced)["fnn"]
+    assert "reduced from the paper's" in reduced_ran.description and reduced_ran.scale != "paper"
+
+
+def _fnn_configs(grid):
+    return {json.dumps(c, sort_keys=True) for c in grid
+            if c["problem"] in experiment.FNN and c["experiment"] in experiment.REDUCED_FNN_BLOCKS}
+
+
+def test_the_reduced_fig_4_ablation_is_the_reduced_settings_grid_so_that_its_cached_runs_answer():
+    reduced = {**PAPER_PARAMS, "fnn_training_runs": experiment.REDUCED_FNN_TRAINING_RUNS,
+               "fnn_T": experiment.REDUCED_FNN_EVALUATIONS, "fnn_reduced_ablation_seeds": 0}
+    with_ablation, without = _fnn_configs(experiment.make_grid(PAPER_PARAMS)), _fnn_configs(
+        experiment.make_grid({**PAPER_PARAMS, "fnn_reduced_ablation_seeds": 0}))
+    assert with_ablation - without == _fnn_configs(experiment.make_grid(reduced))
+    # At the reduced setting itself there is nothing to add.
+    assert _fnn_configs(experiment.make_grid({**reduced, "fnn_reduced_ablation_seeds": 10})) == _fnn_configs(
+        experiment.make_grid(reduced))
+
+
+def _fnn_table(levels, training_runs, T, block="fnn"):
+    table = _table(levels, block=block, problems=tuple(experiment.FNN), column="best_so_far", noise=0.001)
+    table["run_key"] += f"-{training_runs}"
+    return table.assign(training_runs=training_runs, T=T)
+
+
+def test_the_reduced_runs_get_blocks_of_their_own_and_enter_no_claim():
+    levels = {name: 0.9 for name in experiment.FNN_METHODS}
+    paper = _fnn_table(levels, experiment.PAPER_FNN_TRAINING_RUNS, experiment.PAPER_FNN_EVALUATIONS)
+    reduced = pd.concat([_fnn_table({**levels, "EGP-TS (B)": 0.99}, experiment.REDUCED_FNN_TRAINING_RUNS,
+                                    experiment.REDUCED_FNN_EVALUATIONS),
+                         _fnn_table({experiment.RANDOM_SEARCH: 0.8}, experiment.REDUCED_FNN_TRAINING_RUNS,
+                                    experiment.REDUCED_FNN_EVALUATIONS, block="random_search")], ignore_index=True)
+    both = pd.concat([paper, reduced], ignore_index=True)
+    named = experiment.name_reduced_fnn(both, PAPER_PARAMS)
+    assert set(named.loc[len(paper):, "experiment"]) == set(experiment.REDUCED_FNN_BLOCKS.values())
+    assert (named.iloc[:len(paper)]["experiment"] == "fnn").all()
+    pd.testing.assert_frame_equal(experiment.name_reduced_fnn(named, PAPER_PARAMS), named)
+    pd.testing.assert_frame_equal(egp_claims.judge(both, PAPER_PARAMS), egp_claims.judge(paper, PAPER_PARAMS))
+    by_setting = egp_claims.fig4_at_both_settings(both, PAPER_PARAMS).set_index("setting")["effect"]
+    assert by_setting.str.startswith("25 of 25 cells supported").tolist() == [False, True]
+
+
+def test_the_reduced_fig_4_table_compares_the_settings_at_30_evaluations_seed_by_seed():
+    rows = []
+    for training_runs, T, final in ((3, 30, 0.95), (10, 50, 0.93)):
+        for seed in range(10):
+            for step in range(experiment.N_INIT + T):
+                value = final if step == experiment.N_INIT + T - 1 or training_runs == 3 else 0.92
+                rows.append({"experiment": "fnn", "problem": "Iris", "method": "EGP-TS (B)", "seed": seed,
+                             "run_key": f"{training_runs}-{seed}", "eval": step, "training_runs": training_runs,
+                             "T": T, "best_so_far": value + 0.001 * seed})
+    table = experiment.name_reduced_fnn(pd.DataFrame(rows), PAPER_PARAMS)
+    row = experiment.reduced_fnn_table(table).iloc[0]
+    assert row["seeds"] == 10 and row["W/T/L"] == "10/0/0" and row["reduced ends"] == "higher"
+    assert row["3 trainings, 30 evaluations"] == pytest.approx(0.9545)
+    assert row["10 trainings, 30 evaluations"] == pytest.approx(0.9245)
+    assert row["10 trainings, 50 evaluations"] == pytest.approx(0.9345)
+    assert experiment.reduced_fnn_table(table[table["experiment"] == "fnn"]) is None
 
 
 def test_the_random_search_sentence_on_the_robot_tasks_compares_the_best_distances():

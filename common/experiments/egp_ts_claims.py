@@ -76,8 +76,7 @@ def what_ran(params):
                     or params["fnn_T"] < experiment.PAPER_FNN_EVALUATIONS):
                 description += (f" (reduced from the paper's {experiment.PAPER_FNN_TRAINING_RUNS} training runs and "
                                 f"the spec's {experiment.PAPER_FNN_EVALUATIONS} evaluations)")
-        # Fig. 4's block counts as the paper's only at its 10 training runs and the spec's 50 evaluations; the
-        # paper-scale grid runs it reduced (3 and 30), so its claim says it was not run at the paper's scale.
+        # Fig. 4's block counts as the paper's only at its 10 training runs and the spec's 50 evaluations.
         complete = (params["scale"] == "paper" and not partial and params[seeds] >= paper[seeds]
                     and params[budget] >= paper[budget] and params["n_candidates"] >= paper["n_candidates"]
                     and params["n_restarts"] >= paper["n_restarts"] and params["n_features"] == paper["n_features"]
@@ -169,8 +168,7 @@ def claim_specs():
         margin=judging.Margin("difference", 0.01, "one point of validation accuracy (the project's margin for "
                             "accuracies; the paper gives none)"),
         not_comparable="three of the five data sets are substitutes (digits for MNIST, Wisconsin for the Ljubljana "
-                       "breast-cancer data, a synthetic Transportation stand-in), and an evaluation averages 3 "
-                       "trainings, not 10: the count is measured, not judged"))
+                       "breast-cancer data, a synthetic Transportation stand-in): the count is measured, not judged"))
     rivals = [m for m in experiment.PARALLEL_METHODS if m != "EGP-TS (B)"]
     specs += [ClaimSpec(f"fig5-egp-stands-out-K{K}", "Fig. 5",
                         "Clearly, EGP-TS also stands out from the rest of the baselines in this batch setting",
@@ -214,11 +212,35 @@ def judge(table, params):
     """The verdict table of every claim on the runs of an execution: judged on the paper's seeds, with the
     confirmatory plan's state, and its verdicts on the fresh seeds alone where they ran, in the ``confirmatory``
     column (:func:`common.confirmatory.beside`)."""
-    paper, fresh = confirmatory.split(table)
+    paper, fresh = confirmatory.split(experiment.name_reduced_fnn(table, params))
     verdicts = claims.judge(claim_specs(), paper, params, ran=what_ran(params))
     fresh_verdicts = claims.judge(claim_specs(), fresh, params, ran=what_ran(params)) if len(fresh) else None
     return confirmatory.beside(verdicts, fresh_verdicts,
                                confirmatory.plan_in_force(experiment.PAPER, confirmatory.plan_of(params)))
+
+
+def fig4_at_both_settings(table, params):
+    """Fig. 4's claim judged at the paper's setting (10 trainings per evaluation, 50 evaluations) and on the
+    reduced-setting ablation's runs (3 and 30) as if they were the block, with the same specs, rules and margin: one
+    row per setting with the claim's verdict, effect and reason. None without the ablation's runs."""
+    named = confirmatory.split(experiment.name_reduced_fnn(table, params))[0]
+    ablation = named[named["experiment"].isin(list(experiment.REDUCED_FNN_BLOCKS.values()))]
+    if ablation.empty:
+        return None
+    as_block = {name: block for block, name in experiment.REDUCED_FNN_BLOCKS.items()}
+    reduced = ablation.assign(experiment=ablation["experiment"].map(as_block))
+    reduced_params = {**params, "fnn_training_runs": experiment.REDUCED_FNN_TRAINING_RUNS,
+                      "fnn_T": experiment.REDUCED_FNN_EVALUATIONS,
+                      "fnn_seeds": min(params["fnn_seeds"], params["fnn_reduced_ablation_seeds"])}
+    specs = [spec for spec in claim_specs() if spec.block == "fnn"]
+    rows = []
+    for setting, runs, setting_params in (("paper's", named[named["experiment"] == "fnn"], params),
+                                          ("reduced", reduced, reduced_params)):
+        verdicts = claims.judge(specs, runs, setting_params, ran=what_ran(setting_params))
+        for _, row in verdicts.iterrows():
+            rows.append({"claim": row["id"], "setting": f"{setting}: {what_ran(setting_params)['fnn'].description}",
+                         "verdict": row["verdict"], "effect": row["effect"], "reason": row["reason"]})
+    return pd.DataFrame(rows)
 
 
 def evidence_on_fresh_seeds(table, params):
