@@ -39,8 +39,9 @@ Examples
     nice -n 19 python reproduce.py bo_pp --scale paper --runs-only   # fill a grid's cache, no notebook
     python reproduce.py --scale paper --runs-only --dask tcp://10.0.0.5:8786
 
-``--jobs`` and ``--dask`` choose where missing runs are computed; the results, and
-so every output, are identical whichever is used.
+Notebooks are executed side by side, one kernel a core (``--jobs`` cores, default all,
+at most four notebooks at once). ``--jobs`` and ``--dask`` choose where missing runs
+are computed; the results, and so every output, are identical whichever is used.
 
 Exit status: 0 if everything ran, 1 if a notebook or run failed, 2 for bad input
 (checked before anything is computed or written), 130 when interrupted.
@@ -55,6 +56,7 @@ import argparse  # noqa: E402
 import ast  # noqa: E402
 import datetime  # noqa: E402
 import json  # noqa: E402
+import queue  # noqa: E402
 import shutil  # noqa: E402
 import signal  # noqa: E402
 import sys  # noqa: E402
@@ -76,6 +78,9 @@ _VOLATILE_NOTEBOOK_METADATA = ("start_time", "end_time", "duration", "input_path
 _VOLATILE_CELL_METADATA = ("execution", "papermill")
 # How long an interrupted execution may take to notice that its kernel was killed and wind down.
 KERNEL_EXIT_SECONDS = 15
+#: The most notebooks executed at once (one kernel each, on a core each): every kernel holds its paper's grid of
+#: runs in memory.
+MAX_NOTEBOOKS_AT_ONCE = 4
 #: The display name ipykernel (>= 6) installs its kernel under, which Jupyter Lab writes into a notebook it opens.
 JUPYTER_KERNEL_DISPLAY_NAME = "Python 3 (ipykernel)"
 
@@ -117,7 +122,8 @@ def build_parser(registry):
                         help="set a notebook parameter; VALUE is read as a Python literal (repeatable)")
     backend = parser.add_mutually_exclusive_group()
     backend.add_argument("--jobs", type=_positive_int, metavar="N",
-                         help="local worker processes for missing runs (default: all cores)")
+                         help="local processes (default: all cores): notebooks executed at once (at most "
+                              f"{MAX_NOTEBOOKS_AT_ONCE}) and the workers that compute missing runs")
     backend.add_argument("--dask", metavar="ADDRESS", help="compute missing runs on this Dask scheduler")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--list", action="store_true",
@@ -370,7 +376,11 @@ def _local_kernel(staging):
 
 
 def run_notebook(plan, n_jobs, dask_address):
-    """Execute one notebook into a staging folder and swap its outputs in if it completes; return its report."""
+    """Execute one notebook into a staging folder and swap its outputs in if it completes; return its report.
+
+    Called in a worker thread (:func:`_side_by_side`), beside other notebooks' executions: everything that is this
+    execution's own (its staging folders, the backend of its runs) goes to its kernel's environment, never to this
+    process's."""
     import papermill
 
     _readable_parameters()
@@ -396,10 +406,9 @@ def run_notebook(plan, n_jobs, dask_address):
     report = {"key": key, "name": plan["name"], "error": None, "summary": None, "execution": None,
               "destination": notebook_path}
     try:
-        with _environment(environment):
-            _execute_interruptibly(papermill.execute_notebook, str(source), str(staged_notebook),
-                                   parameters=parameters, kernel_name="python3", cwd=str(paths.repo_root()),
-                                   progress_bar=False, config=_local_kernel(staging))
+        papermill.execute_notebook(str(source), str(staged_notebook), parameters=parameters, kernel_name="python3",
+                                   progress_bar=False, config=_local_kernel(staging),
+                                   kernel_manager_class=_kernel_manager(environment))
         staged_figures = staged_figures_root / key
         summary_path, execution_path = staged_figures / "summary.json", staged_figures / "execution.json"
         if not summary_path.exists():
@@ -420,9 +429,6 @@ def run_notebook(plan, n_jobs, dask_address):
         _swap_in(staged_notebook, staged_figures, notebook_path, figures_path, staging)
     except papermill.PapermillExecutionError as exc:
         report["error"] = f"cell {exc.exec_count}: {exc.ename}: {exc.evalue}"
-    except (KeyboardInterrupt, Interrupted):
-        report["error"] = "interrupted; its previous outputs are unchanged"
-        report["interrupted"] = True
     except Exception as exc:  # the kernel or papermill itself failed; the other notebooks still run
         report["error"] = f"{type(exc).__name__}: {exc}"
     finally:
@@ -471,34 +477,67 @@ def up_to_date_report(plan, seconds):
             "seconds": seconds}
 
 
-def _execute_interruptibly(execute, *args, **kwargs):
-    """``execute(*args, **kwargs)`` in a worker thread while this (main) thread waits for Ctrl-C or SIGTERM.
+def _kernel_manager(environment):
+    """A kernel manager class (nbclient's own, :class:`jupyter_client.AsyncKernelManager`) that starts its kernel
+    at the repository's root with this process's environment and ``environment`` added. Notebooks executed side by
+    side each give their kernel its own folders this way; papermill's ``cwd`` would change the working folder of
+    the whole process, under the other executions' feet."""
+    from jupyter_client import AsyncKernelManager
+
+    class KernelManager(AsyncKernelManager):
+        async def start_kernel(self, **kw):
+            kw.update(cwd=str(paths.repo_root()), env={**os.environ, **environment})
+            return await super().start_kernel(**kw)
+
+    return KernelManager
+
+
+def _side_by_side(tasks, at_once):
+    """Call the callables ``tasks`` in worker threads, at most ``at_once`` at a time, while this (main) thread
+    waits for Ctrl-C or SIGTERM; yield ``(index, result)`` as each returns, and raise what one raises.
 
     Run in the main thread, nbclient installs SIGINT and SIGTERM handlers of its own that shut the kernel down,
     and its wait for the running cell's reply can then last for ever (nbclient 0.11: once the shutdown has cleared
     the kernel client, the poll that should notice the dead kernel fails on it). In a worker thread it installs
-    none: a signal raises here instead, the kernel and everything it started are killed, which ends the
-    execution, and the exception propagates.
+    none: a signal raises here instead, the kernels and everything they started are killed, which ends the
+    executions, and the exception propagates once they have wound down (at most :data:`KERNEL_EXIT_SECONDS`).
     """
-    outcome = {}
+    finished, waiting, running = queue.Queue(), list(enumerate(tasks)), {}
 
-    def work():
+    def work(index, task):
         try:
-            execute(*args, **kwargs)
+            finished.put((index, task(), None))
         except BaseException as exc:  # handed to the main thread, which raises it
-            outcome["error"] = exc
+            finished.put((index, None, exc))
 
-    worker = threading.Thread(target=work, name="notebook execution", daemon=True)
-    worker.start()
     try:
-        while worker.is_alive():
-            worker.join(timeout=0.5)  # a timed join lets signals through
+        while waiting or running:
+            while waiting and len(running) < at_once:
+                index, task = waiting.pop(0)
+                running[index] = threading.Thread(target=work, args=(index, task), name="notebook execution",
+                                                  daemon=True)
+                running[index].start()
+            try:
+                index, result, error = finished.get(timeout=0.5)  # a timed wait lets signals through
+            except queue.Empty:
+                continue
+            running.pop(index).join()
+            if error is not None:
+                raise error
+            yield index, result
     except BaseException:
-        _kill_child_processes()
-        worker.join(timeout=KERNEL_EXIT_SECONDS)
+        if running:
+            _kill_child_processes()
+            for thread in running.values():
+                thread.join(timeout=KERNEL_EXIT_SECONDS)
         raise
-    if "error" in outcome:
-        raise outcome["error"]
+
+
+def _execute_interruptibly(execute, *args, **kwargs):
+    """``execute(*args, **kwargs)`` in a worker thread while this (main) thread waits for Ctrl-C or SIGTERM
+    (:func:`_side_by_side` of one task); returns its result."""
+    for _, result in _side_by_side([lambda: execute(*args, **kwargs)], 1):
+        return result
 
 
 def _kill_child_processes():
@@ -517,20 +556,6 @@ def _kill_child_processes():
             child.kill()
         except psutil.NoSuchProcess:
             pass
-
-
-@contextmanager
-def _environment(variables):
-    saved = {name: os.environ.get(name) for name in variables}
-    os.environ.update(variables)
-    try:
-        yield
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
 
 
 def _report_line(report):
@@ -910,6 +935,45 @@ def write_readme_blocks(registry):
     return changed
 
 
+def _execute(to_execute, n_plans, reports, args):
+    """Execute the notebooks of ``to_execute`` ((index, plan, reasons) each), as many at once as the local cores
+    (or ``--jobs``) allow, up to :data:`MAX_NOTEBOOKS_AT_ONCE`, each kernel's runs sharing the cores out, and put
+    each report in ``reports`` at its index; on Ctrl-C or SIGTERM, the executions that had not completed are
+    reported as interrupted and the rest are not started."""
+    from common.runner import _backend, check_backend
+
+    n_jobs, dask_address = _backend(args.jobs, args.dask)
+    cores = check_backend(n_jobs, dask_address) or os.cpu_count() or 1
+    at_once = max(1, min(len(to_execute), cores, MAX_NOTEBOOKS_AT_ONCE))
+    kernel_jobs = n_jobs if at_once == 1 or dask_address is not None else max(1, cores // at_once)
+    plans, started = {index: plan for index, plan, _ in to_execute}, []
+
+    def execution(index, plan, reasons):
+        def execute():
+            started.append(index)
+            _say(f"[{index}/{n_plans}] {plan['key']}: configuration {plan['name']!r} (scale "
+                 f"{plan['params']['scale']}): executing ({'; '.join(reasons)})")
+            reports[index] = run_notebook(plan, kernel_jobs, dask_address)
+            _say(_report_line(reports[index]))
+        return execute
+
+    try:
+        for _ in _side_by_side([execution(*item) for item in to_execute], at_once):
+            pass
+    except (KeyboardInterrupt, Interrupted):
+        for index in started:
+            if index not in reports or reports[index]["error"] is not None:  # a killed kernel fails its execution
+                reports[index] = {"key": plans[index]["key"], "name": plans[index]["name"], "summary": None,
+                                  "error": "interrupted; its previous outputs are unchanged", "interrupted": True,
+                                  "execution": None, "seconds": 0.0}
+
+
+def _say(line):
+    """Print one line whole, even while other threads print theirs."""
+    sys.stdout.write(f"{line}\n")
+    sys.stdout.flush()
+
+
 def _log(reports):
     """Append what ran, when and how long to ``output/reproduce.log`` (not tracked)."""
     log = paths.output_root() / "reproduce.log"
@@ -1037,24 +1101,21 @@ def _can_create_files_in(folder):
 
 def _regenerate(plans, registry, args):
     recover_interrupted_swaps()
-    reports = []
+    reports, to_execute = {}, []
     for index, plan in enumerate(plans, start=1):
         if "error" in plan:
-            reports.append({**plan, "seconds": 0.0})
-            print(_report_line(reports[-1]), flush=True)
+            reports[index] = {**plan, "seconds": 0.0}
+            _say(_report_line(reports[index]))
             continue
         start = time.perf_counter()
         reasons = ["--force"] if args.force else reasons_to_execute(plan)
-        if not reasons:
-            reports.append(up_to_date_report(plan, time.perf_counter() - start))
-            print(_report_line(reports[-1]), flush=True)
-            continue
-        print(f"[{index}/{len(plans)}] {plan['key']}: configuration {plan['name']!r} "
-              f"(scale {plan['params']['scale']}): executing ({'; '.join(reasons)})", flush=True)
-        reports.append(run_notebook(plan, args.jobs, args.dask))
-        print(_report_line(reports[-1]), flush=True)
-        if reports[-1].get("interrupted"):
-            break
+        if reasons:
+            to_execute.append((index, plan, reasons))
+        else:
+            reports[index] = up_to_date_report(plan, time.perf_counter() - start)
+            _say(_report_line(reports[index]))
+    _execute(to_execute, len(plans), reports, args)
+    reports = [reports[index] for index in sorted(reports)]
     _log(reports)
     published = [report for report in reports if report.get("name") == PUBLISHED_NAME and report["error"] is None]
     if published and paths.reads_foreign_cache():

@@ -12,7 +12,7 @@ import pytest
 from common import paths
 from common.experiments import NOTEBOOKS, load_experiment
 
-SMOKE_JOBS = 2
+SMOKE_JOBS = 1
 
 
 @pytest.mark.parametrize("key", list(NOTEBOOKS))

@@ -88,6 +88,32 @@ def test_an_error_of_the_execution_reaches_the_caller(reproduce):
         reproduce._execute_interruptibly(failing)
 
 
+def test_notebooks_side_by_side_run_at_once_and_each_result_comes_back(reproduce):
+    both_running = threading.Barrier(2, timeout=20)  # broken (an error) unless the two tasks run at the same time
+
+    def task(name):
+        return lambda: (both_running.wait(), name)[1]
+
+    found = dict(reproduce._side_by_side([task("a"), task("b"), lambda: "c"], 2))
+    assert found == {0: "a", 1: "b", 2: "c"}
+
+
+def test_a_kernel_gets_its_own_environment_and_the_repository_as_its_folder(reproduce, tmp_path, monkeypatch):
+    import papermill
+
+    monkeypatch.chdir(tmp_path)
+    written = tmp_path / "seen.json"
+    cell = nbformat.v4.new_code_cell(f"import json, os\nopen({str(written)!r}, 'w').write(json.dumps("
+                                     f"[os.environ.get('BO_SIDE_BY_SIDE'), os.getcwd()]))")
+    kernel = {"name": "python3", "language": "python", "display_name": "Python 3"}
+    nbformat.write(nbformat.v4.new_notebook(cells=[cell], metadata={"kernelspec": kernel}), tmp_path / "k.ipynb")
+    papermill.execute_notebook(str(tmp_path / "k.ipynb"), str(tmp_path / "out.ipynb"), kernel_name="python3",
+                               progress_bar=False,
+                               kernel_manager_class=reproduce._kernel_manager({"BO_SIDE_BY_SIDE": "mine"}))
+    assert json.loads(written.read_text()) == ["mine", str(paths.repo_root())]
+    assert "BO_SIDE_BY_SIDE" not in os.environ and Path.cwd() == tmp_path
+
+
 @pytest.mark.parametrize("arguments, message", [
     (["no_such_notebook"], "allowed"),
     (["--scale", "huge"], "smoke"),
