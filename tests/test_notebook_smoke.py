@@ -12,7 +12,7 @@ import pytest
 from common import paths
 from common.experiments import NOTEBOOKS, load_experiment
 
-# In the kernel: the suite's two xdist workers already take both cores (a pool of two each cost 45 % more; the
+# In the kernel: the suite's two xdist workers already take both cores (a pool of two each only adds start-up; the
 # process pool itself is tested in tests/test_runner.py).
 SMOKE_JOBS = 1
 

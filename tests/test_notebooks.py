@@ -39,7 +39,7 @@ from common.experiments import NOTEBOOKS, load_experiment
 from common.notebook import configuration
 
 SPOT_CHECK_ITERATIONS = 2
-# In this process: the suite's two xdist workers already take both cores (a pool of two each cost 25 % more).
+# In this process: the suite's two xdist workers already take both cores; a pool of two each only adds start-up.
 SPOT_CHECK_JOBS = 1
 DEFAULT_CELL_FIELDS = ("experiment", "problem", "method")
 # Results that measure time rather than compute a number.
