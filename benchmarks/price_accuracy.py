@@ -75,13 +75,16 @@ def main(argv=None):
     print("| method | cells | median ratio | range | priced from | two-way product: median ratio | range |")
     print("|---|---:|---:|---|---|---:|---|")
     for method, rows in sorted(by_method.items(), key=lambda item: np.median([row[0] for row in item[1]])):
-        ratios, products = [row[0] for row in rows], [row[2] for row in rows]
-        bases = sorted({row[1] for row in rows})
-        print(f"| {method} | {len(rows)} | {np.median(ratios):.2f} | {min(ratios):.2f}-{max(ratios):.2f} | "
-              f"{'; '.join(bases)} | {np.nanmedian(products):.2f} | {np.nanmin(products):.2f}-"
-              f"{np.nanmax(products):.2f} |")
+        print(_table_row(method, rows))
     return 0
 
+
+def _table_row(method, rows):
+    """A method's row of the printed table from its cells' (price ratio, basis, product ratio)."""
+    ratios, products = [row[0] for row in rows], [row[2] for row in rows]
+    bases = "; ".join(sorted({row[1] for row in rows}))
+    return (f"| {method} | {len(rows)} | {np.median(ratios):.2f} | {min(ratios):.2f}-{max(ratios):.2f} | {bases} | "
+            f"{np.nanmedian(products):.2f} | {np.nanmin(products):.2f}-{np.nanmax(products):.2f} |")
 
 if __name__ == "__main__":
     sys.exit(main())
