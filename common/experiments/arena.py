@@ -22,7 +22,8 @@ import numpy as np
 from common.bo import BayesianOptimization, initial_design
 from common.experiments.arena_methods import BOTORCH, IDEAS, LIBRARIES, METHOD_VIEWS, METHODS, SKOPT, SKOPT_SEARCH, \
     TWINS, View, idea_active, library_available, make_method
-from common.experiments.arena_suite import FIRST_SUITE, N_INIT, PAPER, PROBLEMS, SPEC_OF, SUITE, make_problem
+from common.experiments.arena_suite import FIRST_SUITE, N_INIT, PAPER, PROBLEMS, SPEC_OF, SUITE, box_revision, \
+    make_problem
 from common.seeding import make_rng
 
 # PAPER (imported above) is the arena's key, defined with the problems whose random streams it keys.
@@ -46,7 +47,7 @@ SCALES = {
     # One problem of each kind of the second suite and every method, so that the smoke runs reach every branch of
     # the notebook's code (tests/test_arena.py runs every problem of both suites at this scale). The SVM is left
     # out: its 17 smoke runs took 32 of the 35 CPU-s of the smoke grid's runs, and no code of the notebook is its own.
-    "smoke": {**_PAPER_SCALE, "problems": ["Branin (off-centre)", "Hartmann-6", "Additive-10",
+    "smoke": {**_PAPER_SCALE, "problems": ["Branin (off-centre)", "Hartmann-6 (off-centre)", "Additive-10 (off-centre)",
                                            "Rosenbrock f104 (noisy, off-centre)", "Robot pushing 3D", "Sprinkler"],
               "methods": list(METHODS), "n_seeds": 1, "budget": N_INIT + 2, "search_scale": 0.02, "idea_seeds": 1},
     "quick": {**_PAPER_SCALE, "n_seeds": 3, "budget": 40, "search_scale": 0.25, "idea_seeds": 3},
@@ -72,9 +73,12 @@ ALLOWED = {"problems": list(PROBLEMS), "methods": list(METHODS), "n_seeds": rang
 
 
 def config_of(params, problem, method, seed):
-    """The configuration of one run."""
+    """The configuration of one run; a box revised after runs were computed adds its revision
+    (:func:`~common.experiments.arena_suite.box_revision`), so that the runs of the earlier box are not read for it."""
+    revision = box_revision(problem)
     return {"paper": PAPER, "experiment": "arena", "problem": problem, "method": method, "seed": seed,
-            "budget": params["budget"], "search_scale": params["search_scale"]}
+            "budget": params["budget"], "search_scale": params["search_scale"],
+            **({"box_revision": revision} if revision > 1 else {})}
 
 
 def make_grid(params, *, include_libraries=None):

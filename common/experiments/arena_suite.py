@@ -4,7 +4,8 @@
 functions, spanning the regimes the papers argue about; those whose optimum sits at the centre of the box are
 searched on a shifted box (:func:`box_shift`), since DIRECT samples the centre first (bo_pp's shifted-box ablation).
 The second suite (:data:`SUITE`, issue 42 item 5), 17 problems with 5 noisy ones and 4 simulators or real-world
-tasks, every box's centre meeting a declared rule (:data:`BOX_RULES`, :data:`DECLARED_SHIFTS`).
+tasks, every box's centre meeting a declared rule (:data:`BOX_RULES`) with its Monte-Carlo error, as the declaration
+:data:`BOXES_FILE` records (:func:`declared_box`).
 
 Each problem (:func:`make_problem`) observes a value at a point (:class:`NoiseFreeProblem`, :class:`NoisyBBOB`,
 :class:`RobotPushing`) and states its noise-free value there, its box and its optimum, for the regret.
@@ -46,12 +47,6 @@ class ProblemSpec:
         The paper (or the project's test functions) it comes from.
     why : str
         Why it is in the suite.
-    box_rule : str
-        For the problems of the second suite (:data:`SUITE`), what its box's centre is declared to meet
-        (:data:`BOX_RULES`): "median" (no better than the median uniform point of the box) or "initial design" (beaten
-        by at least 1 - 0.5^(1/10) of the uniform points, so that the best of the shared 10-point initial design
-        matches it in at least half of the seeds), the stricter wherever the box or a shift of it reaches it; "" for
-        the first suite's problems, which predate the rule.
     """
 
     name: str
@@ -60,7 +55,6 @@ class ProblemSpec:
     noisy: bool
     source: str
     why: str
-    box_rule: str = ""
 
 
 PROBLEM_SPECS = (
@@ -69,7 +63,7 @@ PROBLEM_SPECS = (
     ProblemSpec("Drop-wave (shifted)", 2, "low-dimensional multimodal", False, "egp_ts, bo_pp",
                 "rings of local optima around one narrow peak; its optimum at the centre, so the box is shifted"),
     ProblemSpec("Hartmann-6", 6, "low-dimensional multimodal", False, "bo_pp (Hart6), bo_basics",
-                "six dimensions, four local optima, a smooth surface: moderate dimension", "initial design"),
+                "six dimensions, four local optima, a smooth surface: moderate dimension"),
     ProblemSpec("Ackley-10 (shifted)", 10, "higher-dimensional, noise-free", False, "random_exploration",
                 "random_exploration's noise-free benchmark in d = 10, a needle in a rugged plateau; its optimum "
                 "at the centre, so the box is shifted"),
@@ -82,60 +76,62 @@ PROBLEM_SPECS = (
                 "so the box is shifted"),
     ProblemSpec("Ellipsoid f116 (noisy)", 3, "noisy", True, "mini_gp_opt (Figs. 3-4, BBOB f116)",
                 "BBOB's rotated ellipsoid with its own severe multiplicative Gaussian noise (beta = 1), on the "
-                "continuous box [-5, 5]^3 rather than mini_gp_opt's grid", "initial design"),
+                "continuous box [-5, 5]^3 rather than mini_gp_opt's grid"),
     ProblemSpec("Robot pushing 4D", 4, "simulator (noisy)", True, "egp_ts (Figs. 3, 7)",
-                "a Box2D simulator with a noisy push; one random goal per seed", "initial design"),
+                "a Box2D simulator with a noisy push; one random goal per seed"),
 )
 #: The first suite, the eight problems above: published with 20 seeds of every method, BoTorch's included.
 FIRST_SUITE = tuple(spec.name for spec in PROBLEM_SPECS)
-_SHARED = {spec.name: spec for spec in PROBLEM_SPECS if spec.box_rule}
+_SHARED = {spec.name: spec for spec in PROBLEM_SPECS}
 
 #: The second suite (issue 42 item 5, declared on 2026-11-29 before any of its runs): 17 problems from the papers'
 #: problem sets and the project's test functions, 5 of them noisy and 4 simulators or real-world tasks, every box's
-#: centre meeting its declared rule (``box_rule``; the shifts in :data:`DECLARED_SHIFTS`). Hartmann-6, the noisy
-#: ellipsoid and the 4-D robot are the first suite's problems, unchanged, their runs shared.
+#: centre meeting the rule :data:`BOXES_FILE` declares for it. Its boxes were declared again on 2026-12-08 (issue 63
+#: item 5): each function with a known maximizer on the best box found (:func:`declared_box`); so Hartmann-6 and the
+#: noisy ellipsoid are no longer the first suite's problems. The 4-D robot is, its runs shared.
 SUITE_SPECS = (
     ProblemSpec("Branin (off-centre)", 2, "low-dimensional multimodal", False, "bo_basics; add_gp_ucb's DIRECT check",
-                "the textbook problem with three global optima, its box moved until its centre is no better than the "
-                "median uniform point", "median"),
+                "the textbook problem with three global optima, its box moved so that its centre is an ordinary "
+                "point"),
     ProblemSpec("Drop-wave (off-centre)", 2, "low-dimensional multimodal", False, "egp_ts, bo_pp",
-                "rings of local optima around one narrow peak that sits at the usual box's centre", "median"),
-    _SHARED["Hartmann-6"],
+                "rings of local optima around one narrow peak that sits at the usual box's centre"),
+    ProblemSpec("Hartmann-6 (off-centre)", 6, "low-dimensional multimodal", False, "bo_pp (Hart6), bo_basics",
+                "six dimensions, four local optima, a smooth surface: moderate dimension"),
     ProblemSpec("Ackley-10 (off-centre)", 10, "higher-dimensional, noise-free", False, "random_exploration",
                 "random_exploration's benchmark in d = 10, a needle in a rugged plateau, its optimum at the usual "
-                "box's centre", "median"),
+                "box's centre"),
     ProblemSpec("Levy-10 (off-centre)", 10, "higher-dimensional, noise-free", False, "random_exploration",
-                "random_exploration's benchmark in d = 10, a broad valley with ripples", "initial design"),
+                "random_exploration's benchmark in d = 10, a broad valley with ripples"),
     ProblemSpec("Rastrigin-10 (off-centre)", 10, "higher-dimensional, noise-free", False, "random_exploration",
-                "random_exploration's third benchmark in d = 10: a regular grid of 10^10 local optima", "initial design"),
+                "random_exploration's third benchmark in d = 10: a regular grid of 10^10 local optima"),
     ProblemSpec("Griewank-10 (off-centre)", 10, "higher-dimensional, noise-free", False, "bo_pp (Griewank, 2-D)",
-                "a wide bowl with many shallow local optima: smooth at large scale, rugged close up", "initial design"),
+                "a wide bowl with many shallow local optima: smooth at large scale, rugged close up"),
     ProblemSpec("Zakharov-10", 10, "higher-dimensional, noise-free", False, "egp_ts (Zakharov, 4-D)",
-                "a plate-shaped unimodal function: the case where exploration has least to gain; its usual box's "
-                "centre already meets the median rule", "median"),
-    ProblemSpec("Additive-10", 10, "additive high-dimensional", False, "add_gp_ucb (Fig. 3)",
-                "add_gp_ucb's (D, d', M') = (10, 3, 3): three trimodal groups of 3 coordinates and one idle one; its "
-                "usual box's centre already meets the initial-design rule", "initial design"),
+                "a plate-shaped unimodal function: the case where exploration has least to gain; no shift found "
+                "makes its usual box's centre more ordinary"),
+    ProblemSpec("Additive-10 (off-centre)", 10, "additive high-dimensional", False, "add_gp_ucb (Fig. 3)",
+                "add_gp_ucb's (D, d', M') = (10, 3, 3): three trimodal groups of 3 coordinates and one idle one"),
     ProblemSpec("Additive-24 (off-centre)", 24, "additive high-dimensional", False, "add_gp_ucb (Fig. 3)",
                 "add_gp_ucb's (D, d', M') = (24, 6, 4): four trimodal groups of 6 coordinates, the structure "
-                "Add-GP-UCB assumes", "initial design"),
+                "Add-GP-UCB assumes"),
     ProblemSpec("Rosenbrock f104 (noisy, off-centre)", 3, "noisy", True, "mini_gp_opt (Figs. 3-4, BBOB f104)",
                 "BBOB's Rosenbrock with its own moderate multiplicative Gaussian noise (beta = 0.01), on a continuous "
-                "box", "initial design"),
-    _SHARED["Ellipsoid f116 (noisy)"],
-    ProblemSpec("Schaffer f122 (noisy)", 3, "noisy", True, "mini_gp_opt (Figs. 3-4, BBOB f122)",
+                "box"),
+    ProblemSpec("Ellipsoid f116 (noisy, off-centre)", 3, "noisy", True, "mini_gp_opt (Figs. 3-4, BBOB f116)",
+                "BBOB's rotated ellipsoid with its own severe multiplicative Gaussian noise (beta = 1), on a "
+                "continuous box rather than mini_gp_opt's grid"),
+    ProblemSpec("Schaffer f122 (noisy, off-centre)", 3, "noisy", True, "mini_gp_opt (Figs. 3-4, BBOB f122)",
                 "BBOB's Schaffer F7 with its own severe multiplicative Gaussian noise (beta = 1): a rugged surface "
-                "under heavy noise", "initial design"),
+                "under heavy noise"),
     ProblemSpec("Robot pushing 3D", 3, "simulator (noisy)", True, "egp_ts (Fig. 3)",
-                "the Box2D pushing task with a fixed push duration: three inputs, a noisy push, a goal per seed",
-                "initial design"),
+                "the Box2D pushing task with a fixed push duration: three inputs, a noisy push, a goal per seed"),
     _SHARED["Robot pushing 4D"],
     ProblemSpec("Sprinkler", 8, "simulator (noise-free)", False, "random_exploration (§5.3)",
                 "a deterministic computer model whose rotation rate is 0 on 23 % of the box and jumps elsewhere; f* "
-                "is its best known value", "initial design"),
+                "is its best known value"),
     ProblemSpec("SVM tuning (digits)", 2, "real-world tuning", False, "bo_pp (SVM_digits, its stand-in for SVM_wine)",
                 "a real tuning task: an RBF SVM's C and kernel scale on scikit-learn's digits, validation accuracy "
-                "maximized; f* = 1, an upper bound", "initial design"),
+                "maximized; f* = 1, an upper bound"),
 )
 SUITE = tuple(spec.name for spec in SUITE_SPECS)
 ALL_SPECS = PROBLEM_SPECS + tuple(spec for spec in SUITE_SPECS if spec.name not in FIRST_SUITE)
@@ -174,32 +170,16 @@ def _additive_10():
 #: measured by :func:`centre_beaten_by`).
 SHIFTED = {"Drop-wave (shifted)": DropWave, "Ackley-10 (shifted)": lambda: Ackley(10),
            "Levy-10 (shifted)": lambda: Levy(10), "Additive-24 (shifted)": _additive_function}
-#: The second suite's test functions on their usual boxes.
+#: The second suite's test functions, each on its usual box, which :func:`declared_box` moves.
 SUITE_FUNCTIONS = {"Branin (off-centre)": Branin, "Drop-wave (off-centre)": DropWave,
                    "Ackley-10 (off-centre)": lambda: Ackley(10), "Levy-10 (off-centre)": lambda: Levy(10),
                    "Rastrigin-10 (off-centre)": lambda: Rastrigin(10), "Griewank-10 (off-centre)": lambda: Griewank(10),
-                   "Zakharov-10": lambda: Zakharov(10), "Additive-10": _additive_10,
-                   "Additive-24 (off-centre)": _additive_function}
+                   "Zakharov-10": lambda: Zakharov(10), "Additive-10 (off-centre)": _additive_10,
+                   "Additive-24 (off-centre)": _additive_function, "Hartmann-6 (off-centre)": Hartmann6}
 #: The second suite's noisy BBOB functions: BBOB's number and its own noise level (f104 "moderate", the others
 #: "severe").
-SUITE_BBOB = {"Rosenbrock f104 (noisy, off-centre)": (104, 0.01), "Schaffer f122 (noisy)": (122, 1.0)}
-#: Each moved box of the second suite: the shift per coordinate, a fraction of the usual box's width. Declared by
-#: ``python benchmarks/arena_box_centres.py --declare`` (written to benchmarks/results/arena_suite_boxes.csv): the
-#: first shift of a stream keyed by the function's name, each coordinate moved by 10-45 % of the width with the
-#: maximizer kept 2 % inside, whose centre meets the problem's rule; the usual box wherever it already does. A test
-#: measures every box against its rule.
-DECLARED_SHIFTS = {
-    "Branin (off-centre)": (-0.101, 0.417),
-    "Drop-wave (off-centre)": (0.421, -0.34),
-    "Ackley-10 (off-centre)": (-0.241, 0.33, -0.267, 0.249, -0.105, -0.376, -0.175, -0.378, -0.345, -0.206),
-    "Levy-10 (off-centre)": (-0.193, 0.275, 0.157, -0.308, -0.274, -0.314, 0.243, 0.107, 0.275, 0.23),
-    "Rastrigin-10 (off-centre)": (-0.198, 0.429, -0.249, -0.222, -0.188, -0.28, 0.172, -0.385, 0.426, 0.324),
-    "Griewank-10 (off-centre)": (0.19, -0.298, 0.18, -0.368, -0.414, -0.45, 0.167, 0.337, 0.15, 0.246),
-    "Additive-24 (off-centre)": (-0.438, -0.175, 0.384, 0.161, -0.362, 0.122, 0.128, -0.133, 0.138, -0.106, 0.266,
-                                 -0.401, 0.382, 0.142, 0.355, -0.342, 0.43, 0.212, 0.227, -0.408, -0.378, -0.168,
-                                 -0.132, 0.317),
-    "Rosenbrock f104 (noisy, off-centre)": (-0.437, 0.249, 0.218),
-}
+SUITE_BBOB = {"Rosenbrock f104 (noisy, off-centre)": (104, 0.01), "Ellipsoid f116 (noisy, off-centre)": (116, 1.0),
+              "Schaffer f122 (noisy, off-centre)": (122, 1.0)}
 #: BBOB's own noise level of f116 ("severe": beta = 1), which mini_gp_opt's noise ablation runs.
 F116_NOISE_BETA = 1.0
 
@@ -244,52 +224,68 @@ def centre_beaten_by(problem, n_points=20_000, seed=0):
 
 #: The robots' goal is drawn per seed, so their centre is measured over the goals of the suite's 20 seeds.
 GOAL_SEEDS = range(20)
-#: Uniform points per measurement where an evaluation is costly (a simulation, an SVM's training); 20,000 elsewhere.
-CENTRE_CHECK_POINTS = {"Robot pushing 3D": 250, "Robot pushing 4D": 250, "SVM tuning (digits)": 200}
+#: The confidence of the one-sided lower bound on a box's share (:func:`share_lower_bound`) that its rule must meet.
+RULE_CONFIDENCE = 0.999
+
+
+def centre_beaten_count(name, n_points, seed):
+    """How many of ``n_points`` uniform points of a second-suite problem's box beat its centre, and of how many
+    (for the robots, ``n_points`` on the goal of each seed of :data:`GOAL_SEEDS`, pooled)."""
+    problems = [make_problem(name, 0)]
+    if isinstance(problems[0], RobotPushing):
+        problems = [make_problem(name, goal) for goal in GOAL_SEEDS]
+    beaten = sum(round(centre_beaten_by(problem, n_points, seed) * n_points) for problem in problems)
+    return beaten, n_points * len(problems)
+
+
+def share_lower_bound(beaten, points, confidence=RULE_CONFIDENCE):
+    """The one-sided ``confidence`` lower bound on the share of the box's points that beat its centre, from
+    ``beaten`` of ``points`` uniform points (Clopper-Pearson, scipy's exact binomial interval)."""
+    from scipy.stats import binomtest
+
+    return float(binomtest(int(beaten), int(points)).proportion_ci(confidence_level=2 * confidence - 1).low)
+
+
+def rule_met(beaten, points):
+    """The strictest rule of :data:`BOX_RULES` whose share the lower bound of :func:`share_lower_bound` reaches, or
+    "none"."""
+    bound = share_lower_bound(beaten, points)
+    return next((rule for rule, share in BOX_RULES.items() if bound >= share), "none")
+
+
+#: The declaration of the second suite's boxes, written by ``python benchmarks/arena_box_centres.py --declare``:
+#: per problem its shift (a fraction of the usual box's width per coordinate; null for the usual box), the revision
+#: of its box (a run of a box revised after runs were computed records the revision, :func:`box_revision`), the
+#: uniform points measured and how many beat the centre, and the rule it meets (:func:`rule_met`).
+BOXES_FILE = ("data", "arena", "boxes.json")
 
 
 @functools.lru_cache(maxsize=None)
-def centre_share(name):
-    """The share of uniform points of a problem's box that beat its centre, as its box rule (:data:`BOX_RULES`) is
-    measured: :func:`centre_beaten_by` on 20,000 points (fewer where :data:`CENTRE_CHECK_POINTS` says), for the
-    robots the mean over the goals of :data:`GOAL_SEEDS`."""
-    n_points = CENTRE_CHECK_POINTS.get(name, 20_000)
-    if isinstance(make_problem(name, 0), RobotPushing):
-        return float(np.mean([centre_beaten_by(make_problem(name, seed), n_points) for seed in GOAL_SEEDS]))
-    return centre_beaten_by(make_problem(name, 0), n_points)
+def declared_boxes():
+    """{problem: declaration} as :data:`BOXES_FILE` records it."""
+    path = paths.repo_root().joinpath(*BOXES_FILE)
+    if not provenance.looked_for(path):
+        raise FileNotFoundError(f"{path} declares the second suite's boxes; restore it with git checkout -- "
+                                f"{'/'.join(BOXES_FILE)} or write it with python benchmarks/arena_box_centres.py "
+                                f"--declare")
+    return json.loads(path.read_text())
 
 
-#: :func:`centre_share` of every problem of the second suite, as computed by :func:`record_centre_shares`, for the
-#: notebook's table: the SVM's alone trains 200 SVMs. ``tests/test_arena.py`` recomputes each share and compares.
-CENTRE_SHARES_FILE = ("data", "arena", "centre_shares.json")
+def declared_box(name, bounds):
+    """A second-suite problem's box: the usual one, ``bounds``, moved by its declared shift (:data:`BOXES_FILE`)."""
+    bounds = np.asarray(bounds, dtype=float)
+    shift = declared_boxes()[name]["shift"]
+    return bounds if shift is None else bounds + (np.asarray(shift, dtype=float) * np.ptp(bounds, axis=1))[:, None]
 
 
-def _centre_shares_path():
-    return paths.repo_root().joinpath(*CENTRE_SHARES_FILE)
+def box_revision(name):
+    """The revision of a problem's box: 1 for the first suite's and the boxes declared before any of their runs."""
+    return declared_boxes().get(name, {}).get("revision", 1)
 
 
-def recorded_centre_shares():
-    """{problem: {"points": ..., "share": ...}} as :data:`CENTRE_SHARES_FILE` records them ({} without the file)."""
-    path = _centre_shares_path()
-    return json.loads(path.read_text()) if provenance.looked_for(path) else {}
-
-
-def recorded_centre_share(name):
-    """:func:`centre_share` as :data:`CENTRE_SHARES_FILE` records it for the same number of points; computed where
-    the file holds no such record."""
-    record = recorded_centre_shares().get(name)
-    if record is None or record["points"] != CENTRE_CHECK_POINTS.get(name, 20_000):
-        return centre_share(name)
-    return record["share"]
-
-
-def record_centre_shares():
-    """Compute :func:`centre_share` for every problem of the second suite and write :data:`CENTRE_SHARES_FILE`."""
-    path = _centre_shares_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    record = {name: {"points": CENTRE_CHECK_POINTS.get(name, 20_000), "share": centre_share(name)} for name in SUITE}
-    path.write_text(json.dumps(record, indent=1) + "\n")
-    return path
+def box_rule(name):
+    """The rule of :data:`BOX_RULES` a second-suite problem's box is declared to meet."""
+    return declared_boxes()[name]["rule"]
 
 
 class NoiseFreeProblem:
@@ -460,12 +456,12 @@ def make_problem(name, seed):
         return NoiseFreeProblem(function, function.bounds + shift[:, None])
     if name in SUITE_FUNCTIONS:
         function = SUITE_FUNCTIONS[name]()
-        return NoiseFreeProblem(function, _declared_box(name, function.bounds))
+        return NoiseFreeProblem(function, declared_box(name, function.bounds))
     if name == "Ellipsoid f116 (noisy)":
         return NoisyBBOB(116, 3, F116_NOISE_BETA)
     if name in SUITE_BBOB:
         number, noise_beta = SUITE_BBOB[name]
-        return NoisyBBOB(number, 3, noise_beta, bounds=_declared_box(name, np.tile([-5.0, 5.0], (3, 1))))
+        return NoisyBBOB(number, 3, noise_beta, bounds=declared_box(name, np.tile([-5.0, 5.0], (3, 1))))
     if name in ("Robot pushing 3D", "Robot pushing 4D"):
         from common.problems.robot_push import RobotPush
         return RobotPushing(SPEC_OF[name].dim, RobotPush.random_goal(make_rng(PAPER, name, seed, "goal")))
@@ -480,21 +476,15 @@ def make_problem(name, seed):
     raise ValueError(f"problem must be one of {list(PROBLEMS)}; got {name!r}")
 
 
-def _declared_box(name, bounds):
-    """A second-suite problem's box: the usual one moved by its declared shift (:data:`DECLARED_SHIFTS`), if any."""
-    bounds = np.asarray(bounds, dtype=float)
-    shift = np.asarray(DECLARED_SHIFTS.get(name, np.zeros(len(bounds))), dtype=float)
-    return bounds + (shift * np.ptp(bounds, axis=1))[:, None]
-
-
 # --------------------------------------------------------------------------- the notebook's table of the suite
 def problems_table(problems=FIRST_SUITE):
     """The suite: each problem's dimension, regime, noise, box, optimum, the shift of its box and the share of
-    uniform points that beat the box's centre (:func:`centre_beaten_by`; on the second suite, with the rule it meets,
-    :func:`centre_share`), its source and why it is in the arena."""
+    uniform points that beat the box's centre (:func:`centre_beaten_by`; on the second suite, as its declaration
+    :data:`BOXES_FILE` measured it, with its lower bound and the rule it meets), its source and why it is in the
+    arena."""
     import pandas as pd
 
-    ruled = all(SPEC_OF[name].box_rule for name in problems)
+    ruled = set(problems) <= set(SUITE)
     rows = []
     for name in problems:
         spec, problem = SPEC_OF[name], make_problem(name, 0)
@@ -505,19 +495,22 @@ def problems_table(problems=FIRST_SUITE):
                    if problem.optimizers is not None else
                    "f* = 5 (an upper bound), goal per seed" if isinstance(problem, RobotPushing) else
                    f"f* = {problem.optimal_value:.4g} (an upper bound)")
-        shift, usual = DECLARED_SHIFTS.get(name), problem
+        shift, usual = declared_boxes()[name]["shift"] if ruled else None, problem
         if name in SHIFTED:
             function = SHIFTED[name]()
             shift, usual = box_shift(name, function.bounds, function.optimizers), NoiseFreeProblem(function)
         if ruled:
-            points = CENTRE_CHECK_POINTS.get(name, 20_000)
-            centre = {"centre beaten by (share of uniform points)": f"{recorded_centre_share(name):.1%} of {points:,}" + (
-                          f" (mean over {len(GOAL_SEEDS)} goals)" if isinstance(problem, RobotPushing) else ""),
-                      "rule it meets": f"{spec.box_rule} (at least {BOX_RULES[spec.box_rule]:.1%})"}
+            declared = declared_boxes()[name]
+            beaten, points = declared["beaten"], declared["points"]
+            centre = {"centre beaten by (share of uniform points)": f"{beaten / points:.1%} of {points:,}" + (
+                          f" (over {len(GOAL_SEEDS)} goals)" if isinstance(problem, RobotPushing) else "") +
+                      f", at least {share_lower_bound(beaten, points):.1%}",
+                      "rule it meets": f"{declared['rule']} (at least {BOX_RULES[declared['rule']]:.1%})",
+                      "box revision": declared["revision"]}
         elif isinstance(problem, RobotPushing):
             centre = {"uniform points beating the centre: usual box / searched box": "not measured (a simulator)"}
         else:
-            searched = centre_share(name)
+            searched = centre_beaten_by(problem)
             centre = {"uniform points beating the centre: usual box / searched box":
                       f"{centre_beaten_by(usual) if usual is not problem else searched:.1%} / {searched:.1%}"}
         rows.append({"problem": name, "d": spec.dim, "regime": spec.regime,
