@@ -18,6 +18,9 @@ def test_every_method_runs_on_every_problem_of_both_suites_at_smoke_scale():
     broken = [pair for pair, result in ran.items()
               if len(result["regret"]) != params["budget"] or not np.all(np.isfinite(result["regret"]))]
     assert not broken, f"runs without {params['budget']} finite regrets: {broken}"
+    untimed = [pair for pair, result in ran.items() if len(result["cpu_seconds_so_far"]) != params["budget"]
+               or np.any(np.diff(result["cpu_seconds_so_far"]) < 0) or result["cpu_seconds_so_far"][0] < 0]
+    assert not untimed, f"runs without a rising CPU clock at each of their {params['budget']} evaluations: {untimed}"
 
 
 @pytest.mark.parametrize("problem", ["Hartmann-6", "Robot pushing 4D"])

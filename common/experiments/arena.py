@@ -13,8 +13,10 @@ Every run of a (problem, seed) starts from the same :data:`~common.experiments.a
 evaluated once: the methods see them in their own coordinates (the unit cube, [-1, 1]^d or the problem's box, each a
 linear image of the others) and the same observed values. The budget counts every evaluation, the initial ones
 included. A run stores the noise-free value f of each query, the observed value y and the simple regret f* - max f so
-far (for the noisy problems, of the noise-free values at the queried points).
+far (for the noisy problems, of the noise-free values at the queried points), and the process CPU seconds spent since
+the run began when each evaluation was observed.
 """
+import time
 import warnings
 
 import numpy as np
@@ -147,7 +149,18 @@ def notebook_grid(params):
 
 
 # --------------------------------------------------------------------------- one run
-def _run_loop(problem, view, method, X0, y0, budget, n_rounds, noise_rng, method_rng):
+class CpuClock:
+    """The process CPU seconds since the clock was made, marked once per evaluation as each is observed."""
+
+    def __init__(self):
+        self.start, self.marks = time.process_time(), []
+
+    def evaluated(self, n_points=1):
+        """Mark ``n_points`` evaluations observed now."""
+        self.marks += [time.process_time() - self.start] * n_points
+
+
+def _run_loop(problem, view, method, X0, y0, budget, n_rounds, noise_rng, method_rng, clock):
     """The BO loop in the method's coordinates, evaluated in the problem's: queries, observations, iterations."""
     loop = BayesianOptimization(view.bounds, method, method_rng)
     loop.tell(view.from_native(X0), y0)
@@ -158,11 +171,12 @@ def _run_loop(problem, view, method, X0, y0, budget, n_rounds, noise_rng, method
         U = loop.ask()[: budget - len(loop.y)]
         X = np.clip(view.to_native(U), problem.bounds[:, 0], problem.bounds[:, 1])
         loop.tell(U, problem.observe(X, noise_rng))
+        clock.evaluated(len(X))
         queries.append(X)
     return np.vstack(queries), loop.y, loop.iterations
 
 
-def _run_skopt(problem, X0, y0, budget, n_rounds, noise_rng, random_state, search_scale=1.0):
+def _run_skopt(problem, X0, y0, budget, n_rounds, noise_rng, random_state, clock, search_scale=1.0):
     """scikit-optimize's gp_minimize with its defaults, from the shared initial design (given as x0, y0, with no
     random initial points of its own), minimizing -y; ``n_rounds`` calls at most. Below ``search_scale`` = 1 (the
     smoke and quick scales) its acquisition search shrinks like every method's
@@ -174,6 +188,7 @@ def _run_skopt(problem, X0, y0, budget, n_rounds, noise_rng, random_state, searc
     def objective(x):
         X = np.asarray(x, dtype=float)[None, :]
         value = float(problem.observe(X, noise_rng)[0])
+        clock.evaluated()
         queries.append(X[0])
         values.append(value)
         return -value
@@ -205,13 +220,17 @@ def run(config, iterations=None):
     -------
     dict
         Per evaluation (the initial design first): ``f`` the noise-free value, ``y`` the observed value,
-        ``regret`` f* - the best noise-free value so far, ``iteration`` (0 for the initial design); and
-        ``unique_points``, the number of distinct query points of the run.
+        ``regret`` f* - the best noise-free value so far, ``iteration`` (0 for the initial design),
+        ``cpu_seconds_so_far`` the process CPU seconds since the run began when the evaluation was observed (a
+        timing: it varies from run to run of the same configuration); and ``unique_points``, the number of distinct
+        query points of the run.
     """
+    clock = CpuClock()
     problem = make_problem(config["problem"], config["seed"])
     repetition = (PAPER, config["problem"], config["seed"])
     X0 = initial_design(problem.bounds, N_INIT, make_rng(*repetition, "initial design"))
     y0 = problem.observe(X0, make_rng(*repetition, "initial design noise"))
+    clock.evaluated(len(X0))
     budget, name = config["budget"], config["method"]
     n_rounds = budget - N_INIT if iterations is None else min(iterations, budget - N_INIT)
     streams = TWINS.get(name, name)  # a twin draws its method's random numbers: the pair differs by the idea alone
@@ -219,15 +238,16 @@ def run(config, iterations=None):
     method_rng = make_rng(*repetition, streams, "method")
     if name == SKOPT:
         X, y, rounds = _run_skopt(problem, X0, y0, budget, n_rounds, noise_rng,
-                                  int(method_rng.integers(2**31 - 1)), config["search_scale"])
+                                  int(method_rng.integers(2**31 - 1)), clock, config["search_scale"])
     elif name == BOTORCH:
         from common.experiments.arena_botorch import run_botorch
         X, y, rounds = run_botorch(problem, X0, y0, budget, n_rounds, noise_rng, int(method_rng.integers(2**31 - 1)),
-                                   config["search_scale"])
+                                   config["search_scale"], clock.evaluated)
     else:
         view = View(problem.bounds, METHOD_VIEWS[name])
         method = make_method(config, problem, view, X0, y0)
-        X, y, rounds = _run_loop(problem, view, method, X0, y0, budget, n_rounds, noise_rng, method_rng)
+        X, y, rounds = _run_loop(problem, view, method, X0, y0, budget, n_rounds, noise_rng, method_rng, clock)
     f = problem.noise_free(X) if problem.noisy else np.asarray(y, dtype=float)
     return {"f": f, "y": np.asarray(y, dtype=float), "regret": problem.optimal_value - np.maximum.accumulate(f),
-            "iteration": np.asarray(rounds, dtype=np.int64), "unique_points": int(len(np.unique(X, axis=0)))}
+            "iteration": np.asarray(rounds, dtype=np.int64), "cpu_seconds_so_far": np.asarray(clock.marks, dtype=float),
+            "unique_points": int(len(np.unique(X, axis=0)))}

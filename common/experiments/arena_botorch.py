@@ -26,9 +26,9 @@ def botorch_available():
     return True
 
 
-def run_botorch(problem, X0, y0, budget, n_rounds, noise_rng, torch_seed, search_scale=1.0):
+def run_botorch(problem, X0, y0, budget, n_rounds, noise_rng, torch_seed, search_scale=1.0, evaluated=None):
     """BoTorch's loop from the shared initial design (``X0``, ``y0``, in the problem's coordinates), maximizing the
-    observed values, ``n_rounds`` queries at most.
+    observed values, ``n_rounds`` queries at most; ``evaluated()``, where given, is called as each query is observed.
 
     Returns
     -------
@@ -63,5 +63,7 @@ def run_botorch(problem, X0, y0, budget, n_rounds, noise_rng, torch_seed, search
             candidate, _ = optimize_acqf(acquisition, bounds=bounds, q=1, **search)
         x = np.clip(candidate.detach().numpy().astype(float), problem.bounds[:, 0], problem.bounds[:, 1])
         X, y = np.vstack([X, x]), np.concatenate([y, problem.observe(x, noise_rng)])
+        if evaluated is not None:
+            evaluated()
     rounds = np.concatenate([np.zeros(len(X0), int), np.arange(1, len(X) - len(X0) + 1)])
     return X, y, rounds
