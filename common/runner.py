@@ -569,7 +569,10 @@ def estimate_cost(configs, run_fn=None, paper_key=None):
     settings are nearest to its own: the same configuration except the seed if
     there are any, else the runs that differ from it in the fewest settings
     (all of them when several sets of settings are equally near), their costs
-    scaled linearly where the budget differs (:data:`BUDGET_FIELDS`). So a
+    scaled linearly where the budget differs (:data:`BUDGET_FIELDS`). Where the
+    nearest runs differ from it in one of two settings (a method on a problem
+    it has not run), the price is their two-way product
+    (:func:`_two_way_product`), not their mean. So a
     paper-scale run is priced from paper-scale runs of another method before
     quick runs of its own method, which differ in every budget. A price scaled
     up from a smaller budget is a lower bound (a GP loop's iterations grow
@@ -665,6 +668,10 @@ def _nearest_estimate(settings, costs, settings_of):
     if not differences:
         return None
     fewest = min(len(names) for names in differences.values())
+    if fewest == 1:
+        product = _two_way_product(settings, costs, settings_of, differences)
+        if product is not None:
+            return product
     nearest = [key for key, names in differences.items() if len(names) == fewest]
     ratios = {key: _budget_ratio(settings, settings_of[key], differences[key]) for key in nearest}
     seconds = float(np.mean([cost * ratios[key] for key in nearest for cost in costs[key]]))
@@ -675,6 +682,42 @@ def _nearest_estimate(settings, costs, settings_of):
     if len(differing) == 1:
         return seconds, f"runs differing in {differing.pop()}", scaled_up
     return seconds, f"runs differing in {fewest} setting{'s' if fewest > 1 else ''}", scaled_up
+
+
+def _two_way_product(settings, costs, settings_of, differences):
+    """The price of a run whose nearest recorded settings differ from its own in one of two fields A and B (e.g. a
+    method on a problem it has not run: its runs on the other problems, the other methods' runs on this one):
+
+        price = mean(differing in A) * mean(differing in B) / mean(differing in A and B),
+
+    each recorded setting's mean cost first, budgets scaled (:func:`_budget_ratio`). The plain mean of the nearest
+    runs prices a method by the other methods wherever they are cheaper or dearer than it (measured by
+    ``benchmarks/price_accuracy.py``). None where no setting differs in A and B alone, or the nearest differ in
+    other than two fields.
+
+    Returns
+    -------
+    (CPU seconds, kind of match, scaled up) or None
+    """
+    groups = defaultdict(list)
+    for key, names in differences.items():
+        if len(names) <= 2:
+            groups[frozenset(names)].append(key)
+    fields = sorted(next(iter(names)) for names in groups if len(names) == 1)
+    if len(fields) != 2 or frozenset(fields) not in groups:
+        return None
+    ratios = {key: _budget_ratio(settings, settings_of[key], differences[key])
+              for names in (*({field} for field in fields), fields) for key in groups[frozenset(names)]}
+
+    def mean_cost(names):
+        return float(np.mean([np.mean(costs[key]) * ratios[key] for key in groups[frozenset(names)]]))
+
+    across = mean_cost(fields)
+    if across <= 0:
+        return None
+    seconds = mean_cost(fields[:1]) * mean_cost(fields[1:]) / across
+    return seconds, f"the product of runs differing in {fields[0]} and in {fields[1]}", any(
+        ratio > 1 for ratio in ratios.values())
 
 
 def _budget_ratio(settings, recorded, differing):

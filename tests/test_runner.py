@@ -300,6 +300,16 @@ def test_estimate_cost_averages_equally_near_runs():
     assert estimate.cpu_seconds == 3.0 and estimate.basis == {"runs differing in 1 setting": 1}
 
 
+def test_a_method_on_a_problem_it_has_not_run_is_priced_by_the_two_way_product():
+    # A dear method (a) on a new problem: its cost elsewhere times how much dearer the problem is for the others.
+    for (method, experiment), seconds in {("a", "noise"): 10.0, ("b", "noise"): 1.0, ("b", "quick"): 2.0}.items():
+        config = {**toy_config(0, method=method), "experiment": experiment}
+        store.save_run(config, toy_run(config), wall_time=seconds, code_version=1)
+    estimate = runner.estimate_cost([{**toy_config(seed), "experiment": "quick"} for seed in range(2)])
+    assert estimate.cpu_seconds == 40.0  # the mean of the nearest runs would say 2 x 6
+    assert estimate.basis == {"the product of runs differing in experiment and in method": 2}
+
+
 def test_estimate_cost_never_prices_from_another_paper():
     other = {**toy_config(0), "paper": "other"}
     store.save_run(other, toy_run(other), wall_time=5.0, code_version=1)
