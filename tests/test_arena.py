@@ -193,6 +193,23 @@ def test_the_anytime_targets_do_not_move_when_a_better_method_is_added():
     assert before.keys() == after.keys() and np.array_equal(before["P"], after["P"])
 
 
+def test_against_cpu_time_the_faster_of_two_identical_runs_reaches_each_share_first():
+    table = _tidy({("P", "fast", 0): [8.0, 8.0, 1.0, 1e-3], ("P", "slow", 0): [8.0, 8.0, 1.0, 1e-3]})
+    table["cpu_seconds_so_far"] = np.r_[0.1, 0.1, 0.2, 0.3, 0.1, 0.1, 2.0, 3.0]
+    curves, left_out = arena_scoring.anytime_curves_by_cpu(table)
+    assert left_out == [] and curves["fast"].iloc[-1] == curves["slow"].iloc[-1]  # the same regrets in the end
+    assert (curves["fast"] >= curves["slow"]).all() and (curves["fast"] > curves["slow"]).any()
+
+
+def test_a_problem_with_a_run_that_records_no_cpu_per_evaluation_is_left_out_of_the_cpu_view():
+    table = _tidy({("P", "a", 0): [8.0, 8.0, 1.0, 0.5], ("Q", "a", 0): [8.0, 8.0, 1.0, 0.5],
+                   ("Q", "b", 0): [8.0, 8.0, 1.0, 0.5]})
+    table["cpu_seconds_so_far"] = np.r_[0.1, 0.1, 0.2, 0.3, 0.1, 0.1, 0.2, 0.3, [np.nan] * 4]
+    curves, left_out = arena_scoring.anytime_curves_by_cpu(table)
+    assert left_out == ["Q"] and list(curves.columns) == ["a"]
+    assert curves["a"].iloc[-1] == arena_scoring.anytime_curves(table[table["problem"] == "P"])["a"].iloc[-1]
+
+
 def test_resampling_the_problems_widens_a_score_that_differs_between_problems_only():
     # every seed of a problem scores alike (no spread over the seeds), the problems differ
     regrets = {(problem, name, seed): [4.0, 4.0, 4.0, value] for seed in range(4)

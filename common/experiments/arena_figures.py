@@ -208,16 +208,19 @@ def plot_regret_grid(fig, table, problems, methods):
 
 
 # --------------------------------------------------------------------------- the field's scoring (issue 42)
-def plot_anytime(ax, curves):
-    """The anytime curves (:func:`~common.experiments.arena_scoring.anytime_curves`), one line per method in its
-    colour; returns the caption's words."""
+def plot_anytime(ax, curves, by_cpu=False):
+    """The anytime curves (:func:`~common.experiments.arena_scoring.anytime_curves`, or against CPU seconds on a log
+    axis: :func:`~common.experiments.arena_scoring.anytime_curves_by_cpu`), one line per method in its colour;
+    returns the caption's words."""
     for method in methods_in_order(curves.columns):
         ax.plot(curves.index, curves[method], color=METHOD_COLORS.get(method, "0.3"),
                 linestyle=METHOD_STYLES.get(method, "-"), label=method)
-    ax.set(xlabel="evaluations (the 10 initial points included)", ylim=(0, 1),
-           ylabel="share of (problem, target, seed) reached")
-    return (f"per method, the share of (problem, target, seed) triples whose target it has reached after each number "
-            f"of evaluations ({N_TARGETS} fixed targets per problem, log-uniform over {TARGET_DECADES} decades below "
+    ax.set(xlabel="process CPU seconds since the run began (log scale)" if by_cpu else
+           "evaluations (the 10 initial points included)", ylim=(0, 1),
+           ylabel="share of (problem, target, seed) reached", xscale="log" if by_cpu else "linear")
+    return (f"per method, the share of (problem, target, seed) triples whose target it has reached "
+            f"{'within each number of CPU seconds' if by_cpu else 'after each number of evaluations'} "
+            f"({N_TARGETS} fixed targets per problem, log-uniform over {TARGET_DECADES} decades below "
             "the median regret of the shared initial design, whichever methods ran)")
 
 

@@ -332,24 +332,66 @@ def targets(table):
             for problem, high in initial.items() if high > 0}
 
 
+def _targets_reached(table, goals):
+    """Per run of a problem with targets: its method, problem, the number of the problem's targets its run has
+    reached after each evaluation, and its CPU seconds so far at each evaluation (None where the run does not record
+    them)."""
+    for (method, problem, _), run in table[table["problem"].isin(goals)].groupby(["method", "problem", "seed"],
+                                                                                sort=False):
+        run = run.sort_values("eval")
+        reached = (run["regret"].to_numpy()[:, None] <= goals[problem][None, :]).sum(axis=1)
+        cpu = run["cpu_seconds_so_far"].to_numpy() if "cpu_seconds_so_far" in run else None
+        yield method, problem, reached, None if cpu is None or np.isnan(cpu).any() else cpu
+
+
 def anytime_curves(table):
     """COCO's anytime view: per method, the share of (problem, target, seed) triples whose target (:func:`targets`)
     its run has reached after each number of evaluations, over the problems and seeds it ran. A DataFrame, one
     column per method, indexed by the evaluations (the initial design included)."""
     import pandas as pd
 
-    goals = targets(table)
-    curves = {}
-    for method, runs in table.groupby("method", sort=False):
-        reached, total = None, 0
-        for (problem, _), run in runs[runs["problem"].isin(goals)].groupby(["problem", "seed"], sort=False):
-            regret = run.sort_values("eval")["regret"].to_numpy()
-            hit = (regret[:, None] <= goals[problem][None, :]).sum(axis=1)
-            reached = hit if reached is None else reached[:len(hit)] + hit[:len(reached)]
-            total += N_TARGETS
-        if total:
-            curves[method] = pd.Series(reached / total, index=np.arange(1, len(reached) + 1))
-    return pd.DataFrame(curves)
+    reached, totals = {}, {}
+    for method, _, hits, _ in _targets_reached(table, targets(table)):
+        before = reached.get(method)
+        reached[method] = hits if before is None else before[:len(hits)] + hits[:len(before)]
+        totals[method] = totals.get(method, 0) + N_TARGETS
+    return pd.DataFrame({method: pd.Series(hits / totals[method], index=np.arange(1, len(hits) + 1))
+                         for method, hits in reached.items()})
+
+
+#: Points of the CPU-time axis of :func:`anytime_curves_by_cpu`, log-uniform over the runs' CPU seconds.
+N_CPU_POINTS = 80
+
+
+def anytime_curves_by_cpu(table):
+    """COCO's anytime view against CPU time: per method, the share of (problem, target, seed) triples whose target
+    its run has reached within each number of process CPU seconds since the run began (a run that ended keeps what
+    it reached). Only the problems on which every run records its CPU seconds at each evaluation enter.
+
+    Returns
+    -------
+    curves : DataFrame
+        One column per method, indexed by CPU seconds (:data:`N_CPU_POINTS`, log-uniform from the first evaluation's
+        to the dearest run's total); empty where no problem enters.
+    left_out : list of str
+        The problems left out (some run of theirs records no CPU seconds per evaluation).
+    """
+    import pandas as pd
+
+    runs = list(_targets_reached(table, targets(table)))
+    untimed = {problem for _, problem, _, cpu in runs if cpu is None}
+    timed = [(method, hits, cpu) for method, problem, hits, cpu in runs if problem not in untimed]
+    left_out = sorted(untimed | (set(table["problem"]) - {problem for _, problem, _, _ in runs}))
+    if not timed:
+        return pd.DataFrame(), left_out
+    seconds = np.geomspace(max(min(cpu[0] for _, _, cpu in timed), 1e-3), max(cpu[-1] for _, _, cpu in timed),
+                           N_CPU_POINTS)
+    reached, totals = {}, {}
+    for method, hits, cpu in timed:
+        done = np.searchsorted(cpu, seconds, side="right")  # evaluations observed within each CPU time
+        reached[method] = reached.get(method, 0) + np.where(done > 0, hits[np.maximum(done - 1, 0)], 0)
+        totals[method] = totals.get(method, 0) + N_TARGETS
+    return pd.DataFrame({method: hits / totals[method] for method, hits in reached.items()}, index=seconds), left_out
 
 
 def cost_and_rank(finals, found):
