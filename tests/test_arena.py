@@ -276,6 +276,14 @@ def test_the_first_suite_is_read_beside_a_paper_scale_run_of_another_suite_only(
     assert arena.other_suite_params(configuration(arena, "smoke")) is None
 
 
+def test_botorch_is_read_beside_the_second_suite_on_its_first_seeds_only_at_the_paper_scale():
+    beside = arena.botorch_params(configuration(arena, "paper"))
+    assert arena_methods.BOTORCH in beside["methods"] and beside["problems"] == list(arena_suite.SUITE)
+    assert beside["n_seeds"] == arena.BOTORCH_SEEDS and beside["idea_seeds"] == 0
+    assert arena.botorch_params(configuration(arena, "paper", problems=list(arena_suite.FIRST_SUITE))) is None
+    assert arena.botorch_params(configuration(arena, "smoke")) is None
+
+
 def test_egp_ts_twins_are_the_kernels_of_its_dictionary():
     from common.experiments import egp_ts
     assert arena_methods.EGP_TS_KERNELS == egp_ts.SINGLE_KERNELS

@@ -124,6 +124,21 @@ def other_suite_params(params):
     return {**params, "problems": list(FIRST_SUITE), "methods": list(METHODS), "idea_seeds": 0}
 
 
+#: The seeds of BoTorch's runs on the second suite (issue 63 item 6): at about 160 CPU-s a run, the 77 runs of five
+#: seeds were priced at 3.5 CPU-hours by ``reproduce.py arena --list``, within the issue's 4.
+BOTORCH_SEEDS = 5
+
+
+def botorch_params(params):
+    """The parameters of every whole method, BoTorch's included, on ``params``' problems at their first
+    :data:`BOTORCH_SEEDS` seeds, for a run of the paper scale on the second suite; None otherwise."""
+    paper = SCALES["paper"]
+    same_runs = all(params[name] == paper[name] for name in ("n_seeds", "budget", "search_scale"))
+    if params["scale"] != "paper" or not same_runs or set(params["problems"]) != set(SUITE):
+        return None
+    return {**params, "methods": list(METHODS), "n_seeds": BOTORCH_SEEDS, "idea_seeds": 0}
+
+
 def notebook_grid(params):
     """The runs the notebook shows: :func:`make_grid`, and for each library peer that is not installed its runs that
     are cached (read, never recomputed), so that the committed cache regenerates the same notebook either way.

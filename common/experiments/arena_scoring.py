@@ -314,13 +314,17 @@ def by_dimension(per_problem, summary):
 
 def standing(table, evaluations):
     """Each whole method's standing on a suite: its average rank over the problems (:func:`critical_difference`,
-    the Friedman test's statistic) and its mean normalized score at ``evaluations`` (:func:`normalized_scores`),
-    best rank first; returns ``(standing, found)`` with the critical difference's dict."""
-    found = critical_difference(rank_summary(seed_ranks(final_values(table))))
+    the Friedman test's statistic), its mean normalized score at ``evaluations`` (:func:`normalized_scores`) and the
+    median CPU seconds of its runs, best rank first; returns ``(standing, found)`` with the critical difference's
+    dict."""
+    finals = final_values(table)
+    found = critical_difference(rank_summary(seed_ranks(finals)))
     _, scores = normalized_scores(table, evaluations)
     scores = scores.drop(columns=["low (problems resampled too)", "high (problems resampled too)"])
     ranks = found["average_ranks"].rename("average rank").rename_axis("method").reset_index()
-    return ranks.merge(scores, on="method", how="left"), found
+    ranks = ranks.merge(scores, on="method", how="left")
+    ranks["CPU s per run (median)"] = ranks["method"].map(finals.groupby("method")["run_cpu_seconds"].median())
+    return ranks, found
 
 
 def targets(table):
